@@ -1,0 +1,40 @@
+# paperlib: `make reproduce` rebuilds every figure, `make test` runs the tests.
+# Needs only Python 3.11 and pip: the first target bootstraps .venv.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: test reproduce smoke codegen check-codegen bench clean-venv kernel
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "paperlib needs Python 3.11, found " + sys.version'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m ipykernel install --prefix $(VENV) --name paperlib --display-name "paperlib (Python 3.11)" > /dev/null
+	touch $(STAMP)
+
+kernel: $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m paperlib.codegen --check
+	$(PY) -m pytest -q
+
+codegen: $(STAMP)
+	$(PY) -m paperlib.codegen
+
+check-codegen: $(STAMP)
+	$(PY) -m paperlib.codegen --check
+
+bench: $(STAMP)
+	$(VENV)/bin/paperlib bench --json
+
+reproduce: $(STAMP)
+	$(VENV)/bin/paperlib reproduce --cores 2
+
+smoke: $(STAMP)
+	$(VENV)/bin/paperlib reproduce --cores 2 --config config/smoke.yaml
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,14 @@
+"""paperlib: a reproducible research compendium for robot friction identification.
+
+Data flows one way::
+
+    symbolic --codegen--> kernels --> twin / hardware rig --> recording (.nc)
+                                            |                     |
+                               controllers <-- estimators <-------+
+                                            |
+                experiments --> notebooks (papermill) --> figures/, results/
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

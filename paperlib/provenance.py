@@ -1,0 +1,38 @@
+"""Provenance stamps shared by recordings, figures and results."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import subprocess
+from pathlib import Path
+
+from paperlib import __version__
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def git_commit() -> str:
+    """Return the commit of the working tree (with ``-dirty`` when modified), or ``unknown``."""
+    try:
+        sha = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=5
+        ).stdout.strip()
+        if not sha:
+            return "unknown"
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=REPO_ROOT, capture_output=True, text=True, timeout=5,
+        ).stdout.strip()
+        return sha + ("-dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def now_utc() -> str:
+    """ISO-8601 UTC timestamp (seconds)."""
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+def stamp() -> dict[str, str]:
+    """Attributes every produced artefact carries: package version, commit, creation time."""
+    return {"paperlib_version": __version__, "git_commit": git_commit(), "created": now_utc()}
