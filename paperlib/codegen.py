@@ -1,0 +1,116 @@
+"""Generate the numba kernels from the symbolic models: ``python -m paperlib.codegen``.
+
+``python -m paperlib.codegen``          writes ``paperlib/kernels/<robot>.py``
+``python -m paperlib.codegen --check``  exits 1 when a kernel file is missing or stale
+
+A kernel file is a pure function of the symbolic sources (and the sympy version), so
+``--check`` regenerates in memory and compares text. Never edit a generated file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+import sympy as sp
+
+PACKAGE = Path(__file__).resolve().parent
+KERNEL_DIR = PACKAGE / "kernels"
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.relative_to(PACKAGE.parent))
+    except ValueError:
+        return str(path)
+
+
+def _source_digest(paths: list[Path]) -> str:
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def generate_five_bar() -> str:
+    """Source text of ``paperlib/kernels/five_bar.py``."""
+    from paperlib.symbolic import five_bar as sym
+    from paperlib.symbolic.emit import emit_kernel
+
+    model = sym.FiveBarModel()
+    sources = [PACKAGE / "symbolic" / n for n in ("five_bar.py", "closed_chain.py", "emit.py")]
+    sources.append(Path(__file__))
+    body: list[str] = []
+    counts: list[str] = []
+    for spec in model.kernels():
+        src, n_ops = emit_kernel(spec, model.preamble_symbols(spec))
+        body.append(src)
+        counts.append(f"#   {spec.name:22s} {n_ops:5d} operations after CSE")
+    rel = [str(p.relative_to(PACKAGE.parent)) for p in sources]
+    header = [
+        "# GENERATED FILE - DO NOT EDIT.",
+        "# Generator: `python -m paperlib.codegen` (paperlib/codegen.py)",
+        "# Source:    " + ", ".join(rel),
+        f"# sympy {sp.__version__}; source digest {_source_digest(sources)}",
+        "# Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.",
+        "#",
+        "# 5R planar parallel robot (flagship paper, eqs. 24-46): implicit differentiation of the",
+        "# loop closure, solved as 2x2 systems inside each kernel; trigonometric functions once.",
+        "# Every kernel writes into preallocated arrays and returns a status (0 valid,",
+        "# 1 outside the workspace, 2 parallel singularity).",
+        *counts,
+        '"""Generated numba kernels of the 5R planar parallel robot (see header)."""',
+        "",
+        "import math",
+        "",
+        "import numba as nb",
+        "",
+        f"PARAM_NAMES = {tuple(sym.PARAM_NAMES)!r}",
+        f"N_PARAMS = {len(sym.PARAM_NAMES)}",
+        f"N_CHI = {sym.N_CHI}",
+        f"N_PSI = {sym.N_PSI}",
+        f"SINGULARITY_TOL = {sym.SINGULARITY_TOL!r}",
+        "STATUS_OK = 0",
+        "STATUS_OUTSIDE = 1",
+        "STATUS_SINGULAR = 2",
+        "",
+    ]
+    return "\n".join(header) + "\n\n" + "\n\n".join(body)
+
+
+#: robot name -> generator of its kernel module's text
+GENERATORS: dict[str, Callable[[], str]] = {"five_bar": generate_five_bar}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m paperlib.codegen", description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if a generated file is missing or stale")
+    parser.add_argument("robots", nargs="*", default=sorted(GENERATORS), help="robots to generate (default: all)")
+    args = parser.parse_args(argv)
+    stale = []
+    for robot in args.robots:
+        if robot not in GENERATORS:
+            parser.error(f"unknown robot {robot!r}; known: {sorted(GENERATORS)}")
+        t0 = time.perf_counter()
+        text = GENERATORS[robot]()
+        path = KERNEL_DIR / f"{robot}.py"
+        took = time.perf_counter() - t0
+        if args.check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(path)
+                print(f"STALE   {_rel(path)} (regenerate with `make codegen`)", file=sys.stderr)
+            else:
+                print(f"ok      {_rel(path)} ({took:.1f} s to derive)")
+        else:
+            path.write_text(text)
+            print(f"wrote   {_rel(path)} ({took:.1f} s to derive)")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""Compiled loops that apply one generated kernel to many states.
+
+Each loop takes the kernel (a numba dispatcher) as its first argument and returns the
+per-state status array; callers turn a non-zero status into a clear error.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+
+@nb.njit(cache=True)
+def batch_q1(kernel, Q, prm, out):  # pragma: no cover - compiled
+    status = np.empty(Q.shape[0], dtype=np.int64)
+    for i in range(Q.shape[0]):
+        status[i] = kernel(Q[i], prm, out[i])
+    return status
+
+
+@nb.njit(cache=True)
+def batch_q2(kernel, Q, prm, out_a, out_b):  # pragma: no cover - compiled
+    status = np.empty(Q.shape[0], dtype=np.int64)
+    for i in range(Q.shape[0]):
+        status[i] = kernel(Q[i], prm, out_a[i], out_b[i])
+    return status
+
+
+@nb.njit(cache=True)
+def batch_qqd1(kernel, Q, QD, prm, out):  # pragma: no cover - compiled
+    status = np.empty(Q.shape[0], dtype=np.int64)
+    for i in range(Q.shape[0]):
+        status[i] = kernel(Q[i], QD[i], prm, out[i])
+    return status
+
+
+@nb.njit(cache=True)
+def batch_qqd2(kernel, Q, QD, prm, out_a, out_b):  # pragma: no cover - compiled
+    status = np.empty(Q.shape[0], dtype=np.int64)
+    for i in range(Q.shape[0]):
+        status[i] = kernel(Q[i], QD[i], prm, out_a[i], out_b[i])
+    return status
+
+
+@nb.njit(cache=True)
+def batch_qqdqdd1(kernel, Q, QD, QDD, prm, out):  # pragma: no cover - compiled
+    status = np.empty(Q.shape[0], dtype=np.int64)
+    for i in range(Q.shape[0]):
+        status[i] = kernel(Q[i], QD[i], QDD[i], prm, out[i])
+    return status
