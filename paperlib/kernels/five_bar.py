@@ -1,7 +1,7 @@
 # GENERATED FILE - DO NOT EDIT.
 # Generator: `python -m paperlib.codegen` (paperlib/codegen.py)
 # Source:    paperlib/symbolic/five_bar.py, paperlib/symbolic/closed_chain.py, paperlib/symbolic/emit.py, paperlib/codegen.py
-# sympy 1.14.0; source digest 52aea882e14c531a
+# sympy 1.14.0; source digest f0cba35d79c6b31b
 # Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.
 #
 # 5R planar parallel robot (flagship paper, eqs. 24-46): implicit differentiation of the
@@ -76,10 +76,10 @@ def fk(q, prm, chi, psi):
     hh = l_d1*l_d1 - a*a
     if hh < 0.0:
         return 1  # the distal links cannot close the loop: outside the workspace
-    h = math.sqrt(hh)
+    h_int = math.sqrt(hh)
     sgn = 1.0 if dx >= 0.0 else -1.0  # root with the larger p_y (eqs. 26-27), also when e2x < e1x
-    p1 = e1x + (a*dx - sgn*h*dy)/ln
-    p2 = e1y + (a*dy + sgn*h*dx)/ln
+    p1 = e1x + (a*dx - sgn*h_int*dy)/ln
+    p2 = e1y + (a*dy + sgn*h_int*dx)/ln
     cf1 = (p1 - e1x)/l_d1
     sf1 = (p2 - e1y)/l_d1
     cf2 = (p1 - e2x)/l_d2
@@ -155,10 +155,10 @@ def jacobians(q, prm, D_chi, D_psi):
     hh = l_d1*l_d1 - a*a
     if hh < 0.0:
         return 1  # the distal links cannot close the loop: outside the workspace
-    h = math.sqrt(hh)
+    h_int = math.sqrt(hh)
     sgn = 1.0 if dx >= 0.0 else -1.0  # root with the larger p_y (eqs. 26-27), also when e2x < e1x
-    p1 = e1x + (a*dx - sgn*h*dy)/ln
-    p2 = e1y + (a*dy + sgn*h*dx)/ln
+    p1 = e1x + (a*dx - sgn*h_int*dy)/ln
+    p2 = e1y + (a*dy + sgn*h_int*dx)/ln
     cf1 = (p1 - e1x)/l_d1
     sf1 = (p2 - e1y)/l_d1
     cf2 = (p1 - e2x)/l_d2
@@ -259,10 +259,10 @@ def jacobian_rates(q, qd, prm, Dd_chi, Dd_psi):
     hh = l_d1*l_d1 - a*a
     if hh < 0.0:
         return 1  # the distal links cannot close the loop: outside the workspace
-    h = math.sqrt(hh)
+    h_int = math.sqrt(hh)
     sgn = 1.0 if dx >= 0.0 else -1.0  # root with the larger p_y (eqs. 26-27), also when e2x < e1x
-    p1 = e1x + (a*dx - sgn*h*dy)/ln
-    p2 = e1y + (a*dy + sgn*h*dx)/ln
+    p1 = e1x + (a*dx - sgn*h_int*dy)/ln
+    p2 = e1y + (a*dy + sgn*h_int*dx)/ln
     cf1 = (p1 - e1x)/l_d1
     sf1 = (p2 - e1y)/l_d1
     cf2 = (p1 - e2x)/l_d2
@@ -386,10 +386,10 @@ def mass_matrix(q, prm, M):
     hh = l_d1*l_d1 - a*a
     if hh < 0.0:
         return 1  # the distal links cannot close the loop: outside the workspace
-    h = math.sqrt(hh)
+    h_int = math.sqrt(hh)
     sgn = 1.0 if dx >= 0.0 else -1.0  # root with the larger p_y (eqs. 26-27), also when e2x < e1x
-    p1 = e1x + (a*dx - sgn*h*dy)/ln
-    p2 = e1y + (a*dy + sgn*h*dx)/ln
+    p1 = e1x + (a*dx - sgn*h_int*dy)/ln
+    p2 = e1y + (a*dy + sgn*h_int*dx)/ln
     cf1 = (p1 - e1x)/l_d1
     sf1 = (p2 - e1y)/l_d1
     cf2 = (p1 - e2x)/l_d2
@@ -476,10 +476,10 @@ def coriolis_matrix(q, qd, prm, C):
     hh = l_d1*l_d1 - a*a
     if hh < 0.0:
         return 1  # the distal links cannot close the loop: outside the workspace
-    h = math.sqrt(hh)
+    h_int = math.sqrt(hh)
     sgn = 1.0 if dx >= 0.0 else -1.0  # root with the larger p_y (eqs. 26-27), also when e2x < e1x
-    p1 = e1x + (a*dx - sgn*h*dy)/ln
-    p2 = e1y + (a*dy + sgn*h*dx)/ln
+    p1 = e1x + (a*dx - sgn*h_int*dy)/ln
+    p2 = e1y + (a*dy + sgn*h_int*dx)/ln
     cf1 = (p1 - e1x)/l_d1
     sf1 = (p2 - e1y)/l_d1
     cf2 = (p1 - e2x)/l_d2
@@ -613,10 +613,10 @@ def inertial_lagrangian(q, qd, qdd, prm, Q_I):
     hh = l_d1*l_d1 - a*a
     if hh < 0.0:
         return 1  # the distal links cannot close the loop: outside the workspace
-    h = math.sqrt(hh)
+    h_int = math.sqrt(hh)
     sgn = 1.0 if dx >= 0.0 else -1.0  # root with the larger p_y (eqs. 26-27), also when e2x < e1x
-    p1 = e1x + (a*dx - sgn*h*dy)/ln
-    p2 = e1y + (a*dy + sgn*h*dx)/ln
+    p1 = e1x + (a*dx - sgn*h_int*dy)/ln
+    p2 = e1y + (a*dy + sgn*h_int*dx)/ln
     cf1 = (p1 - e1x)/l_d1
     sf1 = (p2 - e1y)/l_d1
     cf2 = (p1 - e2x)/l_d2
@@ -691,8 +691,8 @@ def inertial_lagrangian(q, qd, qdd, prm, Q_I):
 
 
 @nb.njit(cache=True, nogil=True)
-def dynamics_terms(q, qd, prm, M, h, D_psi, psid):
-    """Forward-dynamics terms: M (2, 2) [kg m^2], h = C qd (2,) [N m], D_psi (5, 2), psi_dot (5,) [rad/s]; M qdd = Q_m + Q_F - h.
+def dynamics_terms(q, qd, prm, M, Cqd, D_psi, psid):
+    """Forward-dynamics terms: M (2, 2) [kg m^2], Cqd = C qd (2,) [N m], D_psi (5, 2), psi_dot (5,) [rad/s]; M qdd = Q_m + Q_F - C qd.
     Returns 0 when valid, 1 outside the workspace (the loop cannot close), 2 at the parallel singularity (distal links aligned)."""
     q1 = q[0]
     q2 = q[1]
@@ -734,10 +734,10 @@ def dynamics_terms(q, qd, prm, M, h, D_psi, psid):
     hh = l_d1*l_d1 - a*a
     if hh < 0.0:
         return 1  # the distal links cannot close the loop: outside the workspace
-    h = math.sqrt(hh)
+    h_int = math.sqrt(hh)
     sgn = 1.0 if dx >= 0.0 else -1.0  # root with the larger p_y (eqs. 26-27), also when e2x < e1x
-    p1 = e1x + (a*dx - sgn*h*dy)/ln
-    p2 = e1y + (a*dy + sgn*h*dx)/ln
+    p1 = e1x + (a*dx - sgn*h_int*dy)/ln
+    p2 = e1y + (a*dy + sgn*h_int*dx)/ln
     cf1 = (p1 - e1x)/l_d1
     sf1 = (p2 - e1y)/l_d1
     cf2 = (p1 - e2x)/l_d2
@@ -849,8 +849,8 @@ def dynamics_terms(q, qd, prm, M, h, D_psi, psid):
     M[0, 1] = Dz12*x39 + Dz22*x40 + x42*x43 + x45*x46 + x47*x48 + x51*x52 + x53*x54 + x57*x58
     M[1, 1] = Dz22*Dz22*I_d2 + I_d1*x59 + I_p2 + m_d2*x50*x50 + m_d2*x56*x56 + x23*x61 + x25*x61 + x33*x33*x62 + x36*x36*x62
     M[1, 0] = M[0, 1]
-    h[0] = qd1*(Dzd11*x39 + Dzd21*x40 - x41*x73 + x44*x72 + x47*x77 - x53*x78 + x66*x75 + x70*x76) + qd2*(Dzd12*x39 + Dzd22*x40 - x42*x64 + x45*x63 + x47*x67 + x53*x68 + x65*x66 - x69*x70)
-    h[1] = qd1*(Dzd11*x79 + Dzd21*x80 - x43*x73*x83 + x46*x72*x83 + x51*x75 + x57*x76 + x77*x81 - x78*x82) + qd2*(Dzd12*x79 + Dzd22*x80 - x43*x60*x64 + x46*x60*x63 + x51*x65 - x57*x69 + x67*x81 + x68*x82)
+    Cqd[0] = qd1*(Dzd11*x39 + Dzd21*x40 - x41*x73 + x44*x72 + x47*x77 - x53*x78 + x66*x75 + x70*x76) + qd2*(Dzd12*x39 + Dzd22*x40 - x42*x64 + x45*x63 + x47*x67 + x53*x68 + x65*x66 - x69*x70)
+    Cqd[1] = qd1*(Dzd11*x79 + Dzd21*x80 - x43*x73*x83 + x46*x72*x83 + x51*x75 + x57*x76 + x77*x81 - x78*x82) + qd2*(Dzd12*x79 + Dzd22*x80 - x43*x60*x64 + x46*x60*x63 + x51*x65 - x57*x69 + x67*x81 + x68*x82)
     D_psi[0, 0] = 1.0
     D_psi[0, 1] = 0.0
     D_psi[1, 0] = 0.0
@@ -915,10 +915,10 @@ def row_terms(q, qd, qdd, prm, Q_I, D_m, D_psi, psid):
     hh = l_d1*l_d1 - a*a
     if hh < 0.0:
         return 1  # the distal links cannot close the loop: outside the workspace
-    h = math.sqrt(hh)
+    h_int = math.sqrt(hh)
     sgn = 1.0 if dx >= 0.0 else -1.0  # root with the larger p_y (eqs. 26-27), also when e2x < e1x
-    p1 = e1x + (a*dx - sgn*h*dy)/ln
-    p2 = e1y + (a*dy + sgn*h*dx)/ln
+    p1 = e1x + (a*dx - sgn*h_int*dy)/ln
+    p2 = e1y + (a*dy + sgn*h_int*dx)/ln
     cf1 = (p1 - e1x)/l_d1
     sf1 = (p2 - e1y)/l_d1
     cf2 = (p1 - e2x)/l_d2

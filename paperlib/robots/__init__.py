@@ -1,0 +1,14 @@
+"""Robot descriptions (values in data/robots/*.toml) over their generated kernels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def load(name: str) -> Any:
+    """The default model of a robot named in a recording's ``robot`` attribute."""
+    if name == "five_bar":
+        from paperlib.robots.five_bar import FiveBar
+
+        return FiveBar.default()
+    raise ValueError(f"no robot model named {name!r} (known: five_bar)")

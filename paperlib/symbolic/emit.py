@@ -13,6 +13,7 @@ stages is kept while each stage symbol is assigned before it is used.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import sympy as sp
@@ -137,6 +138,10 @@ def emit_kernel(spec: KernelSpec, preamble_symbols: set[sp.Symbol]) -> tuple[str
     n_ops : int
         Arithmetic operations counted by ``sympy.count_ops`` over all emitted assignments.
     """
+    assigned = set(re.findall(r"^\s*([A-Za-z_]\w*)\s*=", spec.preamble, flags=re.M))
+    clash = assigned & ({n for n, _ in spec.inputs} | {n for n, _ in spec.outputs})
+    if clash:
+        raise ValueError(f"kernel {spec.name}: preamble variables shadow arguments {sorted(clash)}")
     stages = spec.used_stages()
     flat: list[sp.Expr] = [e for _, e in stages]
     shapes: list[tuple[str, int, int]] = []

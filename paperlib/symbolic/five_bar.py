@@ -55,10 +55,10 @@ a = (l_d1*l_d1 - l_d2*l_d2 + dd)/(2.0*ln)
 hh = l_d1*l_d1 - a*a
 if hh < 0.0:
     return 1  # the distal links cannot close the loop: outside the workspace
-h = math.sqrt(hh)
+h_int = math.sqrt(hh)
 sgn = 1.0 if dx >= 0.0 else -1.0  # root with the larger p_y (eqs. 26-27), also when e2x < e1x
-p1 = e1x + (a*dx - sgn*h*dy)/ln
-p2 = e1y + (a*dy + sgn*h*dx)/ln
+p1 = e1x + (a*dx - sgn*h_int*dy)/ln
+p2 = e1y + (a*dy + sgn*h_int*dx)/ln
 cf1 = (p1 - e1x)/l_d1
 sf1 = (p2 - e1y)/l_d1
 cf2 = (p1 - e2x)/l_d2
@@ -202,11 +202,11 @@ class FiveBarModel:
             ),
             KernelSpec(
                 name="dynamics_terms",
-                doc=("Forward-dynamics terms: M (2, 2) [kg m^2], h = C qd (2,) [N m], D_psi (5, 2), "
-                     "psi_dot (5,) [rad/s]; M qdd = Q_m + Q_F - h.\n    " + status),
+                doc=("Forward-dynamics terms: M (2, 2) [kg m^2], Cqd = C qd (2,) [N m], D_psi (5, 2), "
+                     "psi_dot (5,) [rad/s]; M qdd = Q_m + Q_F - C qd.\n    " + status),
                 inputs=[q_in, qd_in, prm_in], preamble=pre,
-                outputs=[("M", self.M), ("h", self.h), ("D_psi", self.D_psi), ("psid", self.psid)],
-                symmetric_outputs={"M"}, vector_outputs={"h", "psid"}, **common,
+                outputs=[("M", self.M), ("Cqd", self.h), ("D_psi", self.D_psi), ("psid", self.psid)],
+                symmetric_outputs={"M"}, vector_outputs={"Cqd", "psid"}, **common,
             ),
             KernelSpec(
                 name="row_terms",
