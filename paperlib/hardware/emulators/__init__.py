@@ -1,0 +1,37 @@
+"""Emulated EtherCAT slaves for running the real master (SOEM/pysoem) without hardware.
+
+* :mod:`.esc` -- the EtherCAT slave controller model (frames, datagrams, registers, SII,
+  AL state machine, mailbox/CoE) and a raw-socket server;
+* :mod:`.devices` -- the paper's chain: an EK1828-like coupler and a dual-axis CiA 402
+  drive in cyclic synchronous torque mode with a pluggable plant
+  (``python -m paperlib.hardware.emulators.devices --ifname IF --config JSON``).
+
+Names are imported lazily so that ``python -m paperlib.hardware.emulators.devices`` does
+not import the module twice.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "EscChain": ".esc",
+    "EscSlave": ".esc",
+    "FrameFaults": ".esc",
+    "serve": ".esc",
+    "DualAxisCia402Drive": ".devices",
+    "Ek1828Coupler": ".devices",
+    "InertiaPlant": ".devices",
+    "Plant": ".devices",
+    "ProximitySensors": ".devices",
+    "build_chain": ".devices",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

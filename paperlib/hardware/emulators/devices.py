@@ -1,0 +1,854 @@
+"""Emulated devices of the paper's rig: an EK1828-like coupler and a dual-axis CST drive.
+
+The flagship paper (Section 3.2) runs a Beckhoff EK1828 EtherCAT coupler (digital I/O; two
+proximity sensors for zeroing) followed by a Copley Controls Accelnet BE2-090-20-R dual-axis
+drive in torque mode, at 4 kHz.  This module emulates that chain on top of
+:mod:`paperlib.hardware.emulators.esc` so the real master (SOEM through pysoem) can be run
+against it in a network namespace.
+
+Assumptions (no datasheet was available; each is a parameter):
+
+* EK1828: vendor 0x00000002 (Beckhoff), product code 0x07242C52 (Beckhoff's coupler
+  convention ``(number << 16) | 0x2C52``, as EK1100 = 0x044C2C52), 4 digital inputs and 8
+  digital outputs (EK1814: 4/4, EK1818: 8/4, EK1828: 4/8), no mailbox, bit-sized PDOs:
+  SM0 at 0x0F00 (outputs, 1 byte), SM1 at 0x1000 (inputs, 4 bits).  DI1/DI2 (bits 0/1) are
+  the proximity sensors of joints 1/2 (active within ``half_width_rad`` of the home angle).
+* Drive: vendor 0x000000AB (Copley), product code 0x00000BE2 (placeholder: the real code
+  was not available), CiA 402 with axis B at +0x800 (0x6840...), CoE mailbox 128/128 bytes
+  at 0x1000/0x1080, SM2 at 0x1100 (outputs), SM3 at 0x1180 (inputs).  Only cyclic
+  synchronous torque (0x6060 = 10) is implemented; writing another mode is aborted with
+  0x06090030.  Encoder: 2^16 counts/rev (virtual encoder from the resolver), velocity in
+  units of 0.1 counts/s (Copley's documented unit for 0x606C; unverified for this drive),
+  torque in per mille of the rated torque 0x6076 [mN m].  Rated torque 1.6 N m and rated
+  current 4 A per axis are placeholders for the Mavilor BLS55 motors.
+* The drive's default PDO mapping differs from what the master needs (controlword only /
+  statusword + position), so a master that does not remap is caught (AL status 0x001D).
+
+Run as a process (inside a network namespace)::
+
+    python -m paperlib.hardware.emulators.devices --ifname veth1 --config '{"faults": {...}}'
+
+It prints ``READY`` once its raw socket is bound and a ``STATS {json}`` line when it is
+terminated (SIGTERM/SIGINT), with the plant's true state for cross-checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import gc
+import importlib
+import json
+import math
+import os
+import signal
+import struct
+import sys
+from typing import Any, Callable, Protocol, Sequence
+
+import numpy as np
+
+from .esc import (
+    _TYPE_FORMATS,
+    AbortRule,
+    AlState,
+    AlStatusCode,
+    CoeServer,
+    EscChain,
+    EscSlave,
+    FrameFaults,
+    ObjectDictionary,
+    OdEntry,
+    PdoEntrySpec,
+    PdoSpec,
+    SdoAbort,
+    SiiImage,
+    SmEntry,
+    serve,
+)
+
+__all__ = [
+    "Plant",
+    "InertiaPlant",
+    "ProximitySensors",
+    "Ek1828Coupler",
+    "DualAxisCia402Drive",
+    "Cia402Axis",
+    "build_chain",
+    "main",
+    "EK1828_VENDOR_ID",
+    "EK1828_PRODUCT_CODE",
+    "COPLEY_VENDOR_ID",
+    "BE2_PRODUCT_CODE",
+]
+
+EK1828_VENDOR_ID = 0x00000002
+EK1828_PRODUCT_CODE = 0x07242C52
+EK1828_REVISION = 0x00110000
+COPLEY_VENDOR_ID = 0x000000AB
+BE2_PRODUCT_CODE = 0x00000BE2  # assumed placeholder
+BE2_REVISION = 0x00010000
+
+DEVICE_TYPE_SERVO = 0x00020192  # CiA 402, servo drive
+MODE_CST = 10
+TWO_PI = 2.0 * math.pi
+
+
+# --- plant --------------------------------------------------------------------------------------
+
+
+class Plant(Protocol):
+    """What the drive's axes move.
+
+    ``step`` is called on every process-data exchange (and on idle ticks) with the motor
+    torques the drive applies [N m] and the time since the previous call [s] (0 on the first
+    call, which must return the initial state).
+    """
+
+    def step(self, torque_Nm: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Advance by ``dt``; return (position [rad], velocity [rad/s], torque actual [N m]), shape (2,)."""
+        ...
+
+
+class InertiaPlant:
+    """Default plant: two independent rigid inertias with viscous (and optional Coulomb) friction.
+
+    ``J qdd = tau - b qd - fc sign(qd)``; the viscous part is integrated exactly over ``dt``
+    (constant torque over the step), the Coulomb part semi-implicitly with stiction at rest.
+
+    Parameters
+    ----------
+    inertia : sequence of float
+        Rotor-side inertias [kg m^2].
+    viscous : sequence of float
+        Viscous friction coefficients [N m s/rad] (> 0).
+    coulomb : sequence of float
+        Coulomb friction torques [N m].
+    q0 : sequence of float
+        Initial positions [rad].
+    """
+
+    def __init__(
+        self,
+        inertia: Sequence[float] = (5e-4, 5e-4),
+        viscous: Sequence[float] = (2e-3, 2e-3),
+        coulomb: Sequence[float] = (0.0, 0.0),
+        q0: Sequence[float] = (0.0, 0.0),
+    ) -> None:
+        self.J = [float(v) for v in inertia]
+        self.b = [float(v) for v in viscous]
+        self.fc = [float(v) for v in coulomb]
+        self.q = [float(v) for v in q0]
+        self.qd = [0.0] * len(self.q)
+        self.tau = [0.0] * len(self.q)
+        if min(self.J) <= 0 or min(self.b) <= 0:
+            raise ValueError("inertia and viscous friction must be positive")
+
+    def step(self, torque_Nm: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Advance by ``dt`` [s] under ``torque_Nm`` [N m]; see :class:`Plant`.
+
+        Plain float arithmetic per axis (this runs at every process-data cycle of the emulator).
+        """
+        for k in range(len(self.q)):
+            tau = float(torque_Nm[k])
+            self.tau[k] = tau
+            if dt <= 0.0:
+                continue
+            w0, J, b, fc = self.qd[k], self.J[k], self.b[k], self.fc[k]
+            if w0 == 0.0 and abs(tau) <= fc:
+                continue  # stiction
+            drive = tau - (fc if w0 > 0.0 else -fc if w0 < 0.0 else math.copysign(fc, tau))
+            a = math.exp(-b * dt / J)
+            w_inf = drive / b
+            w1 = w_inf + (w0 - w_inf) * a
+            self.q[k] += w_inf * dt + (w0 - w_inf) * (J / b) * (1.0 - a)
+            # Coulomb friction must not reverse the motion within a step
+            if fc > 0.0 and w0 != 0.0 and (w1 > 0.0) != (w0 > 0.0):
+                w1 = 0.0
+            self.qd[k] = w1
+        return np.array(self.q), np.array(self.qd), np.array(self.tau)
+
+
+def make_plant(spec: dict[str, Any] | None) -> Plant:
+    """Build a plant from a config: ``{"factory": "module:callable", "kwargs": {...}}`` or InertiaPlant kwargs."""
+    spec = dict(spec or {})
+    factory = spec.pop("factory", None)
+    if factory:
+        module, _, attr = str(factory).partition(":")
+        fn = getattr(importlib.import_module(module), attr)
+        return fn(**spec.get("kwargs", {}))
+    return InertiaPlant(**spec)
+
+
+@dataclasses.dataclass
+class ProximitySensors:
+    """Two proximity sensors at the joints' home angles (the paper's zeroing sensors).
+
+    Attributes
+    ----------
+    home_rad : tuple of float
+        Joint angle of each sensor's target [rad].
+    half_width_rad : float
+        Half width of the active window [rad].
+    gear_ratio : tuple of float
+        Motor angle / joint angle, to turn the drive's motor angle into the joint angle.
+    """
+
+    home_rad: tuple[float, float] = (0.0, 0.0)
+    half_width_rad: float = 0.05
+    gear_ratio: tuple[float, float] = (1.0, 1.0)
+
+    def bits(self, motor_rad: Sequence[float]) -> int:
+        """DI bit field: bit k set while joint k is inside its sensor window."""
+        out = 0
+        for k in range(2):
+            joint = motor_rad[k] / self.gear_ratio[k]
+            d = (joint - self.home_rad[k] + math.pi) % TWO_PI - math.pi
+            if abs(d) <= self.half_width_rad:
+                out |= 1 << k
+        return out
+
+
+# --- EK1828 coupler -----------------------------------------------------------------------------
+
+
+class Ek1828Coupler(EscSlave):
+    """EK1828-like EtherCAT coupler with ``n_di`` digital inputs and ``n_do`` digital outputs.
+
+    Parameters
+    ----------
+    input_fn : callable, optional
+        Returns the DI bit field (called once per cycle); default all inputs off.
+    vendor_id, product_code, revision, serial : int
+        Identity in the SII (override the product code to emulate a wrong device).
+    n_di, n_do : int
+        Number of digital inputs (bit-sized TxPDO entries) and outputs (RxPDO entries).
+    eeprom_8byte, dc : bool
+        ESC capabilities.
+    refuse_states : dict, optional
+        Fault injection, see :class:`~paperlib.hardware.emulators.esc.EscSlave`.
+    """
+
+    SM_OUT = (0, 0x0F00)
+    SM_IN = (1, 0x1000)
+
+    def __init__(
+        self,
+        input_fn: Callable[[], int] | None = None,
+        *,
+        vendor_id: int = EK1828_VENDOR_ID,
+        product_code: int = EK1828_PRODUCT_CODE,
+        revision: int = EK1828_REVISION,
+        serial: int = 1828001,
+        n_di: int = 4,
+        n_do: int = 8,
+        eeprom_8byte: bool = True,
+        dc: bool = True,
+        name: str = "EK1828",
+        refuse_states: dict[Any, int] | None = None,
+    ) -> None:
+        self.n_di, self.n_do = n_di, n_do
+        self.in_bytes = (n_di + 7) // 8
+        self.out_bytes = (n_do + 7) // 8
+        sii = SiiImage(
+            vendor_id=vendor_id,
+            product_code=product_code,
+            revision=revision,
+            serial=serial,
+            strings=(name, "EtherCAT coupler, 4 DI 24 V, 8 DO 24 V (emulated)"),
+            fmmu=(1, 2, 3),
+            sms=(
+                SmEntry(self.SM_OUT[1], self.out_bytes, 0x44, 0x01, 3),
+                SmEntry(self.SM_IN[1], self.in_bytes, 0x00, 0x01, 4),
+            ),
+            rxpdos=(
+                PdoSpec(0x1600, 0, tuple(PdoEntrySpec(0x7000 + 0x10 * k, 1, 1, 0x0001) for k in range(n_do))),
+            ),
+            txpdos=(
+                PdoSpec(0x1A00, 1, tuple(PdoEntrySpec(0x6000 + 0x10 * k, 1, 1, 0x0001) for k in range(n_di))),
+            ),
+            pdi_control=0x04,  # digital I/O
+            ebus_current_mA=-2000,
+        )
+        super().__init__(sii, eeprom_8byte=eeprom_8byte, dc=dc, name=name, refuse_states=refuse_states)
+        self.input_fn = input_fn or (lambda: 0)
+        self.outputs = 0
+
+    def check_transition(self, old: int, new: int) -> int:
+        if new == AlState.SAFEOP:
+            if not self.check_sm(self.SM_OUT[0], self.SM_OUT[1], self.out_bytes, outputs=True):
+                return AlStatusCode.INVALID_OUTPUT_CONFIG
+            if not self.check_sm(self.SM_IN[0], self.SM_IN[1], self.in_bytes, outputs=False):
+                return AlStatusCode.INVALID_INPUT_CONFIG
+        return 0
+
+    def _refresh_inputs(self) -> None:
+        bits = int(self.input_fn()) & ((1 << self.n_di) - 1)
+        self.mem[self.SM_IN[1] : self.SM_IN[1] + self.in_bytes] = bits.to_bytes(self.in_bytes, "little")
+
+    def on_state_change(self, old: int, new: int) -> None:
+        if new >= AlState.SAFEOP:
+            self._refresh_inputs()
+        if new < AlState.OP:
+            self.outputs = 0  # outputs are switched off outside OP
+
+    def on_outputs(self, sm_index: int, now: float) -> None:
+        if self.al_state == AlState.OP:
+            self.outputs = int.from_bytes(self.mem[self.SM_OUT[1] : self.SM_OUT[1] + self.out_bytes], "little")
+        self._refresh_inputs()
+
+    def tick(self, now: float) -> None:
+        if self.al_state >= AlState.SAFEOP:
+            self._refresh_inputs()
+
+
+# --- CiA 402 axis ---------------------------------------------------------------------------------
+
+
+class Cia402Axis:
+    """The CiA 402 drive state machine of one axis (CST only).
+
+    States and statusword patterns (bits 0-3, 5, 6): not ready 0x0000, switch on disabled
+    0x0040, ready to switch on 0x0021, switched on 0x0023, operation enabled 0x0027, quick stop
+    active 0x0007, fault reaction active 0x000F, fault 0x0008; plus bit 4 (voltage enabled)
+    and bit 9 (remote).
+    """
+
+    NOT_READY = "not ready to switch on"
+    SOD = "switch on disabled"
+    RTSO = "ready to switch on"
+    SO = "switched on"
+    OE = "operation enabled"
+    QSA = "quick stop active"
+    FRA = "fault reaction active"
+    FAULT = "fault"
+    _SW = {NOT_READY: 0x0000, SOD: 0x0040, RTSO: 0x0021, SO: 0x0023, OE: 0x0027, QSA: 0x0007, FRA: 0x000F, FAULT: 0x0008}
+
+    def __init__(self) -> None:
+        self.state = self.SOD  # power on: not ready -> switch on disabled happens at once
+        self.error_code = 0
+        self._last_cw = 0
+        self._qs_since: float | None = None
+
+    @property
+    def statusword(self) -> int:
+        """Statusword 0x6041 for the current state."""
+        sw = self._SW[self.state] | 0x0200  # remote
+        if self.state != self.NOT_READY:
+            sw |= 0x0010  # voltage enabled (main power present)
+        return sw
+
+    def fault(self, code: int) -> None:
+        """Enter fault (through fault reaction) with error code ``code`` (0x603F)."""
+        self.error_code = code
+        self.state = self.FRA
+
+    def step(self, cw: int, now: float, speed: float) -> None:
+        """Apply one controlword (a new process-data cycle)."""
+        rising_reset = bool(cw & 0x80) and not (self._last_cw & 0x80)
+        self._last_cw = cw
+        s = self.state
+        if s == self.FRA:
+            self.state = self.FAULT
+            return
+        if s == self.FAULT:
+            if rising_reset:
+                self.state = self.SOD
+                self.error_code = 0
+            return
+        if s == self.QSA:
+            if not cw & 0x02:
+                self.state = self.SOD
+            elif (cw & 0x0F) == 0x0F and cw & 0x04:
+                self.state = self.OE
+            elif self._qs_since is not None and (abs(speed) < 0.05 or now - self._qs_since > 1.0):
+                self.state = self.SOD
+            return
+        if not cw & 0x02:  # disable voltage
+            self.state = self.SOD
+            return
+        if not cw & 0x04:  # quick stop
+            if s == self.OE:
+                self.state = self.QSA
+                self._qs_since = now
+            elif s in (self.RTSO, self.SO):
+                self.state = self.SOD
+            return
+        low = cw & 0x0F
+        if (low & 0x07) == 0x06:  # shutdown
+            if s in (self.SOD, self.SO, self.OE):
+                self.state = self.RTSO
+        elif low == 0x07:  # switch on / disable operation
+            if s in (self.RTSO, self.OE):
+                self.state = self.SO
+        elif low == 0x0F:  # switch on + enable operation
+            if s == self.RTSO:
+                self.state = self.SO
+            elif s == self.SO:
+                self.state = self.OE
+
+
+# --- dual-axis CST drive --------------------------------------------------------------------------
+
+
+class DualAxisCia402Drive(EscSlave):
+    """A dual-axis CiA 402 drive in cyclic synchronous torque mode (Copley BE2-090-20 stand-in).
+
+    Parameters
+    ----------
+    plant : Plant, optional
+        What the axes move (default :class:`InertiaPlant`).
+    vendor_id, product_code, revision, serial : int
+        Identity in the SII and in 0x1018.
+    counts_per_rev : int
+        Encoder counts per motor revolution (virtual encoder from the resolver).
+    velocity_unit_counts_s : float
+        Value of one unit of 0x606C [counts/s].
+    rated_torque_mNm, rated_current_mA : sequence of int
+        0x6076 / 0x6075 per axis.
+    max_torque_permille : sequence of int
+        Initial 0x6072 per axis [per mille of rated torque].
+    axis_offset : int
+        Object index offset of axis B (0x800: 0x6840 = controlword of axis B).
+    sdo_aborts : sequence of dict
+        Injected SDO aborts: ``{"index", "subindex", "code", "direction"}``.
+    axis_faults : sequence of dict
+        Injected axis faults: ``{"axis": 0|1, "after_cycles": n, "code": 0x2310}``.
+    encoder_offset_counts : sequence of int
+        Position counts at plant angle 0.
+    fixed_dt : float or None
+        Plant step per exchange [s]; None = measured wall time between exchanges.
+    eeprom_8byte, dc : bool
+        ESC capabilities.
+    refuse_states : dict, optional
+        Fault injection, see :class:`~paperlib.hardware.emulators.esc.EscSlave`.
+    """
+
+    MBX_RX = (0x1000, 128)
+    MBX_TX = (0x1080, 128)
+    SM2 = 0x1100
+    SM3 = 0x1180
+    MAX_PDO_ENTRIES = 8
+    PDO_CAPACITY_BITS = 8 * 64
+
+    def __init__(
+        self,
+        plant: Plant | None = None,
+        *,
+        vendor_id: int = COPLEY_VENDOR_ID,
+        product_code: int = BE2_PRODUCT_CODE,
+        revision: int = BE2_REVISION,
+        serial: int = 90200001,
+        counts_per_rev: int = 65536,
+        velocity_unit_counts_s: float = 0.1,
+        rated_torque_mNm: Sequence[int] = (1600, 1600),
+        rated_current_mA: Sequence[int] = (4000, 4000),
+        max_torque_permille: Sequence[int] = (3000, 3000),
+        axis_offset: int = 0x800,
+        sdo_aborts: Sequence[dict[str, Any]] = (),
+        axis_faults: Sequence[dict[str, Any]] = (),
+        encoder_offset_counts: Sequence[int] = (0, 0),
+        fixed_dt: float | None = None,
+        eeprom_8byte: bool = False,
+        dc: bool = True,
+        name: str = "BE2-090-20",
+        refuse_states: dict[Any, int] | None = None,
+    ) -> None:
+        txpdo_default = (
+            PdoSpec(0x1A00, 3, (PdoEntrySpec(0x6041, 0, 16, 0x0006), PdoEntrySpec(0x6064, 0, 32, 0x0004))),
+            PdoSpec(
+                0x1A01,
+                3,
+                (PdoEntrySpec(0x6041 + axis_offset, 0, 16, 0x0006), PdoEntrySpec(0x6064 + axis_offset, 0, 32, 0x0004)),
+            ),
+        )
+        rxpdo_default = (
+            PdoSpec(0x1600, 2, (PdoEntrySpec(0x6040, 0, 16, 0x0006),)),
+            PdoSpec(0x1601, 2, (PdoEntrySpec(0x6040 + axis_offset, 0, 16, 0x0006),)),
+        )
+        sii = SiiImage(
+            vendor_id=vendor_id,
+            product_code=product_code,
+            revision=revision,
+            serial=serial,
+            strings=(name, "Accelnet Plus dual-axis EtherCAT servo drive (emulated)"),
+            rx_mailbox=self.MBX_RX,
+            tx_mailbox=self.MBX_TX,
+            mailbox_protocols=0x0004,  # CoE
+            coe_details=0x01 | 0x04 | 0x08,  # SDO, PDO assign, PDO config; no SDO info, no complete access
+            fmmu=(1, 2, 3),
+            sms=(
+                SmEntry(self.MBX_RX[0], self.MBX_RX[1], 0x26, 0x01, 1),
+                SmEntry(self.MBX_TX[0], self.MBX_TX[1], 0x22, 0x01, 2),
+                SmEntry(self.SM2, 0, 0x64, 0x01, 3),
+                SmEntry(self.SM3, 0, 0x20, 0x01, 4),
+            ),
+            txpdos=txpdo_default,
+            rxpdos=rxpdo_default,
+            pdi_control=0x05,
+        )
+        super().__init__(sii, eeprom_8byte=eeprom_8byte, dc=dc, name=name, refuse_states=refuse_states)
+        self.plant: Plant = plant if plant is not None else InertiaPlant()
+        self.cpr = int(counts_per_rev)
+        self.vel_unit = float(velocity_unit_counts_s)
+        self.axis_offset = int(axis_offset)
+        self.fixed_dt = fixed_dt
+        self.enc_offset = [int(c) for c in encoder_offset_counts]
+        self.axes = [Cia402Axis(), Cia402Axis()]
+        self.axis_faults = [dict(f) for f in axis_faults]
+        self.cycles = 0
+        self.watchdog_trips: list[float] = []
+        self._last_step: float | None = None
+        self.torque_cmd_Nm = np.zeros(2)
+        q, qd, tau = self.plant.step(np.zeros(2), 0.0)
+        self.q, self.qd, self.tau = np.asarray(q, float), np.asarray(qd, float), np.asarray(tau, float)
+        self.od = ObjectDictionary()
+        self._build_od(vendor_id, product_code, revision, serial, name, rated_torque_mNm, rated_current_mA,
+                       max_torque_permille)
+        rules = [AbortRule(int(r["index"]), int(r.get("subindex", 0)), int(r["code"]), r.get("direction", "download"))
+                 for r in sdo_aborts]
+        self.coe = CoeServer(self.od, lambda: self.al_state, rules, max_data=self.MBX_RX[1] - 16)
+        self._rx_struct = self._tx_struct = struct.Struct("<")
+        self._rx_entries: list[OdEntry] = []
+        self._tx_getters: list[Callable[[], Any]] = []
+        self._out_len = self._in_len = 0
+        self._update_actuals()
+
+    # -- object dictionary -----------------------------------------------------------------------
+    def _build_od(self, vendor, product, revision, serial, name, rated_t, rated_i, max_t) -> None:
+        od = self.od
+        od.var(0x1000, "u32", DEVICE_TYPE_SERVO, name="device type")
+        od.var(0x1001, "u8", 0, name="error register")
+        od.var(0x1008, "str", name, name="device name")
+        od.var(0x1009, "str", "BE2-EMU-HW-1", name="hardware version")
+        od.var(0x100A, "str", "paperlib esc emulator 1.0", name="software version")
+        od.add(OdEntry(0x1018, 0, "u8", 4, name="identity"))
+        for sub, v in enumerate((vendor, product, revision, serial), start=1):
+            od.add(OdEntry(0x1018, sub, "u32", v, name="identity"))
+        od.add(OdEntry(0x1C00, 0, "u8", 4, name="SM communication type"))
+        for sub, v in enumerate((1, 2, 3, 4), start=1):
+            od.add(OdEntry(0x1C00, sub, "u8", v, name="SM communication type"))
+        defaults = {0x1600: [0x60400010], 0x1601: [((0x6040 + self.axis_offset) << 16) | 0x10],
+                    0x1A00: [0x60410010, 0x60640020],
+                    0x1A01: [((0x6041 + self.axis_offset) << 16) | 0x10, ((0x6064 + self.axis_offset) << 16) | 0x20]}
+        for base in (0x1600, 0x1A00):
+            for k in range(4):
+                idx = base + k
+                vals = defaults.get(idx, [])
+                od.add(OdEntry(idx, 0, "u8", len(vals), "rw", name=f"PDO mapping 0x{idx:04X}", preop_only=True,
+                               on_write=self._mapping_count_writer(idx)))
+                for sub in range(1, self.MAX_PDO_ENTRIES + 1):
+                    od.add(OdEntry(idx, sub, "u32", vals[sub - 1] if sub <= len(vals) else 0, "rw",
+                                   name=f"PDO mapping 0x{idx:04X}", preop_only=True,
+                                   on_write=self._mapping_entry_writer(idx, sub)))
+        for assign, first, dflt in ((0x1C12, 0x1600, [0x1600, 0x1601]), (0x1C13, 0x1A00, [0x1A00, 0x1A01])):
+            od.add(OdEntry(assign, 0, "u8", len(dflt), "rw", name=f"PDO assignment 0x{assign:04X}", preop_only=True,
+                           on_write=self._assign_count_writer(assign, first)))
+            for sub in range(1, 5):
+                od.add(OdEntry(assign, sub, "u16", dflt[sub - 1] if sub <= len(dflt) else 0, "rw",
+                               name=f"PDO assignment 0x{assign:04X}", preop_only=True,
+                               on_write=self._assign_entry_writer(assign, sub, first)))
+        for axis in range(2):
+            b = axis * self.axis_offset
+            ax = self.axes[axis]
+            od.var(0x603F + b, "u16", 0, on_read=lambda ax=ax: ax.error_code, name="error code")
+            od.var(0x6040 + b, "u16", 0, "rw", pdo_mappable=True, name="controlword")
+            od.var(0x6041 + b, "u16", 0, pdo_mappable=True, on_read=lambda ax=ax: ax.statusword, name="statusword")
+            od.var(0x6060 + b, "i8", 0, "rw", pdo_mappable=True, on_write=self._mode_writer, name="modes of operation")
+            od.var(0x6061 + b, "i8", 0, pdo_mappable=True, on_read=lambda b=b: self.od.value(0x6060 + b),
+                   name="modes of operation display")
+            od.var(0x6064 + b, "i32", 0, pdo_mappable=True, name="position actual value")
+            od.var(0x606C + b, "i32", 0, pdo_mappable=True, name="velocity actual value")
+            od.var(0x6071 + b, "i16", 0, "rw", pdo_mappable=True, name="target torque")
+            od.var(0x6072 + b, "u16", int(max_t[axis]), "rw", pdo_mappable=True, name="max torque")
+            od.var(0x6075 + b, "u32", int(rated_i[axis]), "rw", name="motor rated current")
+            od.var(0x6076 + b, "u32", int(rated_t[axis]), "rw", on_write=self._positive, name="motor rated torque")
+            od.var(0x6077 + b, "i16", 0, pdo_mappable=True, name="torque actual value")
+            od.var(0x6502 + b, "u32", 1 << 9, name="supported drive modes")  # bit 9: CST
+            od.var(0x67FF + b, "u32", DEVICE_TYPE_SERVO, name="device type of the axis")
+
+    @staticmethod
+    def _mode_writer(value: int) -> int:
+        return 0 if value in (0, MODE_CST) else SdoAbort.VALUE_RANGE
+
+    @staticmethod
+    def _positive(value: int) -> int:
+        return 0 if value > 0 else SdoAbort.VALUE_TOO_LOW
+
+    def _entry_for_mapping(self, value: int, rx: bool) -> tuple[OdEntry | None, int]:
+        idx, sub, bits = value >> 16, (value >> 8) & 0xFF, value & 0xFF
+        if bits == 0:
+            return None, SdoAbort.PARAM_INCOMPATIBLE
+        if idx == 0:  # padding (dummy entry)
+            return None, 0
+        entry = self.od.get(idx, sub)
+        if entry is None or not entry.pdo_mappable:
+            return None, SdoAbort.NOT_MAPPABLE
+        if rx and entry.access == "ro":
+            return None, SdoAbort.NOT_MAPPABLE
+        if entry.bit_length != bits:
+            return None, SdoAbort.PARAM_INCOMPATIBLE
+        return entry, 0
+
+    def _mapping_entry_writer(self, idx: int, sub: int) -> Callable[[int], int]:
+        def write(value: int) -> int:
+            if self.od.value(idx, 0) != 0:
+                return SdoAbort.SUBINDEX0_NOT_ZERO
+            _, code = self._entry_for_mapping(value, rx=idx < 0x1A00)
+            return code
+        return write
+
+    def _mapping_count_writer(self, idx: int) -> Callable[[int], int]:
+        def write(n: int) -> int:
+            if n > self.MAX_PDO_ENTRIES:
+                return SdoAbort.VALUE_TOO_HIGH
+            bits = 0
+            for sub in range(1, n + 1):
+                value = self.od.value(idx, sub)
+                _, code = self._entry_for_mapping(value, rx=idx < 0x1A00)
+                if code:
+                    return code
+                bits += value & 0xFF
+            return SdoAbort.PDO_LENGTH_EXCEEDED if bits > self.PDO_CAPACITY_BITS else 0
+        return write
+
+    def _assign_entry_writer(self, assign: int, sub: int, first: int) -> Callable[[int], int]:
+        def write(value: int) -> int:
+            if self.od.value(assign, 0) != 0:
+                return SdoAbort.SUBINDEX0_NOT_ZERO
+            return 0 if first <= value < first + 4 else SdoAbort.VALUE_RANGE
+        return write
+
+    def _assign_count_writer(self, assign: int, first: int) -> Callable[[int], int]:
+        def write(n: int) -> int:
+            if n > 4:
+                return SdoAbort.VALUE_TOO_HIGH
+            for sub in range(1, n + 1):
+                if not first <= self.od.value(assign, sub) < first + 4:
+                    return SdoAbort.VALUE_RANGE
+            return 0
+        return write
+
+    def _layout(self, assign: int) -> tuple[struct.Struct, list[OdEntry], int]:
+        """Compile the PDOs assigned in ``assign`` into one struct (dummy entries = pad bytes)."""
+        fmt = "<"
+        entries: list[OdEntry] = []
+        bits = 0
+        for sub in range(1, self.od.value(assign, 0) + 1):
+            pdo = self.od.value(assign, sub)
+            for e in range(1, self.od.value(pdo, 0) + 1):
+                value = self.od.value(pdo, e)
+                idx, esub, nbits = value >> 16, (value >> 8) & 0xFF, value & 0xFF
+                if idx == 0:
+                    fmt += "x" * (nbits // 8)
+                else:
+                    entry = self.od[(idx, esub)]
+                    fmt += _TYPE_FORMATS[entry.dtype][0][1:]
+                    entries.append(entry)
+                bits += nbits
+        return struct.Struct(fmt), entries, (bits + 7) // 8
+
+    # -- AL hooks --------------------------------------------------------------------------------
+    def check_transition(self, old: int, new: int) -> int:
+        if new == AlState.SAFEOP:
+            rx_struct, rx_entries, out_len = self._layout(0x1C12)
+            tx_struct, tx_entries, in_len = self._layout(0x1C13)
+            if not self.check_sm(2, self.SM2, out_len, outputs=True):
+                return AlStatusCode.INVALID_OUTPUT_CONFIG
+            if not self.check_sm(3, self.SM3, in_len, outputs=False):
+                return AlStatusCode.INVALID_INPUT_CONFIG
+            self._rx_struct, self._rx_entries, self._out_len = rx_struct, rx_entries, out_len
+            self._tx_struct, self._tx_getters, self._in_len = tx_struct, [e.get for e in tx_entries], in_len
+        return 0
+
+    def on_state_change(self, old: int, new: int) -> None:
+        if old == AlState.OP and new < AlState.OP:
+            for ax in self.axes:
+                if ax.state in (Cia402Axis.OE, Cia402Axis.QSA):
+                    ax.fault(0x8130)  # communication lost while enabled
+        if new >= AlState.SAFEOP:
+            self._write_inputs()
+
+    # -- cyclic application ----------------------------------------------------------------------
+    def on_outputs(self, sm_index: int, now: float) -> None:
+        if sm_index != 2:
+            return
+        for entry, value in zip(self._rx_entries, self._rx_struct.unpack_from(self.mem, self.SM2)):
+            entry.value = value
+        self.cycles += 1
+        self._inject_faults()
+        if self.al_state == AlState.OP:
+            for axis, ax in enumerate(self.axes):
+                ax.step(self.od.value(0x6040 + axis * self.axis_offset), now, self.qd[axis])
+        self._cycle(now)
+
+    def _inject_faults(self) -> None:
+        for f in self.axis_faults:
+            if not f.get("done") and self.cycles >= int(f.get("after_cycles", 0)):
+                f["done"] = True
+                self.axes[int(f.get("axis", 0))].fault(int(f.get("code", 0x2310)))
+
+    def _cycle(self, now: float) -> None:
+        if self.fixed_dt is not None:
+            dt = self.fixed_dt
+        else:
+            dt = 0.0 if self._last_step is None else min(max(now - self._last_step, 0.0), 0.05)
+        self._last_step = now
+        od = self.od
+        for axis, ax in enumerate(self.axes):
+            b = axis * self.axis_offset
+            if ax.state == Cia402Axis.OE and od.value(0x6060 + b) == MODE_CST:
+                limit = od.value(0x6072 + b)
+                permille = max(-limit, min(limit, od.value(0x6071 + b)))
+                self.torque_cmd_Nm[axis] = permille * 1e-3 * od.value(0x6076 + b) * 1e-3
+            else:
+                self.torque_cmd_Nm[axis] = 0.0
+        q, qd, tau = self.plant.step(self.torque_cmd_Nm.copy(), dt)
+        self.q, self.qd, self.tau = np.asarray(q, float), np.asarray(qd, float), np.asarray(tau, float)
+        self._update_actuals()
+        self._write_inputs()
+
+    def _update_actuals(self) -> None:
+        q, qd, tau = self.q.tolist(), self.qd.tolist(), self.tau.tolist()
+        od = self.od
+        scale_q = self.cpr / TWO_PI
+        scale_v = scale_q / self.vel_unit
+        for axis in range(2):
+            b = axis * self.axis_offset
+            counts = int(round(q[axis] * scale_q)) + self.enc_offset[axis]
+            od.set(0x6064 + b, 0, ((counts + 2**31) % 2**32) - 2**31)
+            vel = int(round(qd[axis] * scale_v))
+            od.set(0x606C + b, 0, max(-(2**31), min(2**31 - 1, vel)))
+            rated = od.value(0x6076 + b) * 1e-3
+            tq = int(round(tau[axis] / rated * 1000.0)) if rated > 0 else 0
+            od.set(0x6077 + b, 0, max(-32768, min(32767, tq)))
+
+    def _write_inputs(self) -> None:
+        if self._tx_getters:
+            self._tx_struct.pack_into(self.mem, self.SM3, *[g() for g in self._tx_getters])
+
+    def on_mailbox(self, request: bytes) -> bytes | None:
+        length, _addr, _chan, mtype = struct.unpack_from("<HHBB", request)
+        if (mtype & 0x0F) != 0x03:
+            return super().on_mailbox(request)
+        return self.coe.handle(request[6 : 6 + length]) or None
+
+    def tick(self, now: float) -> None:
+        if self.al_state == AlState.OP and self.last_output_time is not None:
+            wd = self.watchdog_time_s()
+            sm2_wd = self.mem[0x0800 + 2 * 8 + 4] & 0x40
+            if sm2_wd and wd > 0 and now - self.last_output_time > wd:
+                self.watchdog_trips.append(round(now - self.last_output_time, 4))
+                self.fall_back(AlState.SAFEOP, AlStatusCode.SM_WATCHDOG)
+        if self.al_state >= AlState.SAFEOP and (self._last_step is None or now - self._last_step > 0.005):
+            self._cycle(now)  # the motors keep moving between frames
+
+    @property
+    def positions_rad(self) -> np.ndarray:
+        """True plant positions [rad] (for the coupler's proximity sensors and cross-checks)."""
+        return self.q
+
+
+# --- chain construction and the process entry point -------------------------------------------------
+
+DEFAULT_CONFIG: dict[str, Any] = {
+    "chain": [{"type": "ek1828"}, {"type": "dual_cst_drive"}],
+    "plant": {},
+    "proximity": {},
+    "faults": {},
+}
+
+
+def _ints(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: (int(v, 0) if isinstance(v, str) and k in {"vendor_id", "product_code", "revision", "serial"} else v)
+            for k, v in d.items()}
+
+
+def build_chain(config: dict[str, Any] | None = None) -> tuple[EscChain, FrameFaults, DualAxisCia402Drive | None]:
+    """Build the emulated chain from a config dict (see :data:`DEFAULT_CONFIG`).
+
+    Config keys: ``chain`` (list of ``{"type": "ek1828"|"dual_cst_drive", **kwargs}``),
+    ``plant`` (see :func:`make_plant`), ``proximity`` (:class:`ProximitySensors` kwargs),
+    ``faults`` (:class:`~paperlib.hardware.emulators.esc.FrameFaults` kwargs).
+
+    Returns
+    -------
+    chain, faults, drive
+        The chain, the frame faults and the (first) drive, or None when there is none.
+    """
+    cfg = {**DEFAULT_CONFIG, **(config or {})}
+    plant = make_plant(cfg.get("plant"))
+    prox = ProximitySensors(**{k: tuple(v) if isinstance(v, list) else v for k, v in cfg.get("proximity", {}).items()})
+    drive: DualAxisCia402Drive | None = None
+    slaves: list[EscSlave] = []
+    couplers: list[Ek1828Coupler] = []
+    for spec in cfg["chain"]:
+        spec = _ints(dict(spec))
+        kind = spec.pop("type")
+        if kind == "ek1828":
+            c = Ek1828Coupler(**spec)
+            couplers.append(c)
+            slaves.append(c)
+        elif kind == "dual_cst_drive":
+            d = DualAxisCia402Drive(plant=plant if drive is None else make_plant(cfg.get("plant")), **spec)
+            drive = drive or d
+            slaves.append(d)
+        else:
+            raise ValueError(f"unknown emulated device type {kind!r}")
+    if drive is not None:
+        for c in couplers:
+            c.input_fn = lambda d=drive: prox.bits(d.positions_rad)
+    return EscChain(slaves), FrameFaults(**cfg.get("faults", {})), drive
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the emulated chain on ``--ifname`` until SIGTERM/SIGINT."""
+    parser = argparse.ArgumentParser(description="Emulated EtherCAT chain (EK1828 + dual-axis CST drive)")
+    parser.add_argument("--ifname", required=True, help="interface the master's frames arrive on")
+    parser.add_argument("--config", default="{}", help="JSON config (see build_chain)")
+    parser.add_argument("--rt-priority", type=int, default=0,
+                        help="run under SCHED_FIFO with this priority (1-99; 0 = normal scheduling). The emulator "
+                             "sleeps between frames, so this only shortens its wake-up latency under CPU contention")
+    args = parser.parse_args(argv)
+    if args.rt_priority > 0:
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(args.rt_priority))
+        except (OSError, AttributeError) as exc:
+            print(f"warning: SCHED_FIFO not available ({exc})", file=sys.stderr, flush=True)
+    chain, faults, drive = build_chain(json.loads(args.config))
+    stopping = {"flag": False}
+
+    def _stop(signum: int, frame: Any) -> None:
+        stopping["flag"] = True
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50000, 50, 100)
+
+    def _ready() -> None:
+        print("READY", flush=True)
+
+    stats = serve(chain, args.ifname, faults=faults, stop=lambda: stopping["flag"], on_ready=_ready)
+    report: dict[str, Any] = {"serve": stats, "slaves": []}
+    for s in chain.slaves:
+        report["slaves"].append({"name": s.name, "al_state": s.al_state, "al_code": s.al_code, **s.counters})
+    if drive is not None:
+        report["drive"] = {
+            "q_rad": drive.q.tolist(),
+            "qd_rad_s": drive.qd.tolist(),
+            "tau_Nm": drive.tau.tolist(),
+            "axis_states": [ax.state for ax in drive.axes],
+            "axis_error_codes": [ax.error_code for ax in drive.axes],
+            "watchdog_trips": drive.watchdog_trips,
+            "cycles": drive.cycles,
+            "sdo_requests": drive.coe.n_requests,
+            "sdo_aborts": drive.coe.n_aborts,
+        }
+    print("STATS " + json.dumps(report), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

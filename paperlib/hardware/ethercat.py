@@ -1,0 +1,956 @@
+"""EtherCAT master for the paper's rig: EK1828 coupler + dual-axis CiA 402 drive in CST mode.
+
+Built on pysoem (SOEM).  :class:`EthercatMaster` brings the chain up and runs the cyclic
+exchange; :func:`probe` lists what is on an interface (``paperlib hardware probe``).
+
+Bring-up (:meth:`EthercatMaster.open`):
+
+1. open the interface (optionally from inside a network namespace) and scan
+   (``config_init``); no slave -> :class:`NoSlaveError`;
+2. compare the chain with the expected one (name, vendor id, product code per position)
+   and refuse a different chain, naming what was found (:class:`ChainMismatchError`);
+3. in PRE-OP, from the drive's ``config_func``: check that axis B answers at the +0x800
+   offset (statusword 0x6841, rated torque 0x6876, device type 0x6FFF if present), set
+   modes of operation 0x6060/0x6860 = 10 (CST) and read them back through 0x6061/0x6861,
+   read rated torque 0x6076/0x6876 and max torque 0x6072/0x6872, and map the PDOs:
+   RxPDO 0x1600/0x1601 = controlword (U16) + target torque (I16) per axis, TxPDO
+   0x1A00/0x1A01 = statusword (U16), position (I32), velocity (I32), torque actual (I16)
+   per axis, assigned through 0x1C12/0x1C13 (sub-index 0 written as one byte);
+4. ``config_map``; check the mapped sizes; compute the expected working counter from the
+   ESC rules (LRW: +2 per slave with outputs, +1 per slave with inputs) -- SOEM's
+   ``expected_wkc`` undercounts by one when a slave's inputs are bit-sized (the EK1828's
+   four DIs), so it is reported but not used;
+5. ``config_dc`` when the slaves offer distributed clocks (SYNC0 at the cycle time on the
+   drive); SAFE-OP, then OP with process data running;
+6. walk each axis' CiA 402 state machine to "operation enabled" (fault reset if needed).
+
+:meth:`EthercatMaster.exchange` then runs one cycle: target torques [N m] -> per mille of
+the rated torque, LRW, working-counter check, and counts -> SI units.  Every cycle's WKC is
+checked; lost frames and WKC errors are counted and too many in a row raise
+:class:`LostFrameError`.  :meth:`EthercatMaster.disable` commands zero torque and walks the
+drive down to "switch on disabled"; :meth:`EthercatMaster.close` is safe to call twice and
+after any fault.
+
+Units inside are SI: rad, rad/s, N m, s.  Positions are unwrapped across the drive's
+32-bit counter.  ``gear_ratio`` converts motor to joint side for position and velocity
+(default 1: motor side); torques are always motor torques.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import struct
+import time
+from typing import Any, Sequence
+
+import numpy as np
+
+from paperlib.rig import RigFault
+
+try:  # pysoem is a pinned dependency, but keep importing this module cheap and safe
+    import pysoem
+except ImportError:  # pragma: no cover - exercised only without pysoem
+    pysoem = None  # type: ignore[assignment]
+
+__all__ = [
+    "SlaveIdentity",
+    "EK1828",
+    "BE2_090_20",
+    "EthercatConfig",
+    "EthercatMaster",
+    "ExchangeStats",
+    "EthercatError",
+    "NoSlaveError",
+    "ChainMismatchError",
+    "SdoAbortError",
+    "LostFrameError",
+    "StateTransitionError",
+    "DriveStateError",
+    "BringUpError",
+    "probe",
+    "cia402_state",
+    "sdo_abort_text",
+]
+
+log = logging.getLogger(__name__)
+
+TWO_PI = 2.0 * math.pi
+MODE_CST = 10
+AXIS_NAMES = ("A", "B")
+
+STATE_NAMES = {0x00: "NONE", 0x01: "INIT", 0x02: "PRE-OP", 0x03: "BOOT", 0x04: "SAFE-OP", 0x08: "OP"}
+_INIT, _PREOP, _SAFEOP, _OP = 0x01, 0x02, 0x04, 0x08
+
+# controlword commands (CiA 402)
+CW_DISABLE_VOLTAGE = 0x0000
+CW_SHUTDOWN = 0x0006
+CW_SWITCH_ON = 0x0007
+CW_ENABLE_OPERATION = 0x000F
+CW_FAULT_RESET = 0x0080
+
+_SDO_ABORT_TEXT: dict[int, str] = {
+    0x05030000: "toggle bit not changed",
+    0x05040000: "SDO protocol timeout",
+    0x05040001: "client/server command specifier not valid or unknown",
+    0x06010000: "unsupported access to an object",
+    0x06010001: "attempt to read a write-only object",
+    0x06010002: "attempt to write a read-only object",
+    0x06010003: "subindex cannot be written, SI0 must be 0 for write access",
+    0x06020000: "object does not exist in the object dictionary",
+    0x06040041: "object cannot be mapped to the PDO",
+    0x06040042: "number and length of the objects to be mapped would exceed the PDO length",
+    0x06040043: "general parameter incompatibility",
+    0x06060000: "access failed due to a hardware error",
+    0x06070010: "data type does not match, length of service parameter does not match",
+    0x06070012: "data type does not match, length of service parameter too high",
+    0x06070013: "data type does not match, length of service parameter too low",
+    0x06090011: "subindex does not exist",
+    0x06090030: "value range of parameter exceeded",
+    0x06090031: "value of parameter written too high",
+    0x06090032: "value of parameter written too low",
+    0x08000000: "general error",
+    0x08000020: "data cannot be transferred or stored to the application",
+    0x08000021: "data cannot be transferred or stored because of local control",
+    0x08000022: "data cannot be transferred or stored because of the present device state",
+}
+
+
+def sdo_abort_text(code: int) -> str:
+    """Text of a CiA 301 / ETG.1000.6 SDO abort code."""
+    return _SDO_ABORT_TEXT.get(code, "unknown abort code")
+
+
+def cia402_state(statusword: int) -> str:
+    """Name of the CiA 402 state encoded in a statusword (0x6041)."""
+    sw = statusword
+    if sw & 0x004F == 0x0000:
+        return "not ready to switch on"
+    if sw & 0x004F == 0x0040:
+        return "switch on disabled"
+    if sw & 0x006F == 0x0021:
+        return "ready to switch on"
+    if sw & 0x006F == 0x0023:
+        return "switched on"
+    if sw & 0x006F == 0x0027:
+        return "operation enabled"
+    if sw & 0x006F == 0x0007:
+        return "quick stop active"
+    if sw & 0x004F == 0x000F:
+        return "fault reaction active"
+    if sw & 0x004F == 0x0008:
+        return "fault"
+    return f"unknown (0x{sw:04X})"
+
+
+# --- errors --------------------------------------------------------------------------------
+
+
+class EthercatError(RigFault):
+    """Base class of the master's errors (a :class:`~paperlib.rig.RigFault`)."""
+
+
+class NoSlaveError(EthercatError):
+    """No EtherCAT slave answered on the interface."""
+
+
+class ChainMismatchError(EthercatError):
+    """The slaves found are not the expected chain."""
+
+
+class SdoAbortError(EthercatError):
+    """An SDO transfer was aborted by the slave.
+
+    Attributes
+    ----------
+    slave : str
+        Slave name.
+    index, subindex : int
+        The object.
+    abort_code : int
+        The 32-bit abort code.
+    """
+
+    def __init__(self, slave: str, index: int, subindex: int, abort_code: int, action: str) -> None:
+        self.slave, self.index, self.subindex, self.abort_code = slave, index, subindex, abort_code
+        super().__init__(
+            f"SDO {action} of 0x{index:04X}:{subindex:02X} on {slave} aborted with 0x{abort_code:08X} "
+            f"({sdo_abort_text(abort_code)})"
+        )
+
+
+class LostFrameError(EthercatError):
+    """Process-data frames were lost or came back with a wrong working counter too often."""
+
+
+class StateTransitionError(EthercatError):
+    """An EtherCAT AL state transition did not complete."""
+
+
+class DriveStateError(EthercatError):
+    """A drive axis did not reach, or left, CiA 402 'operation enabled' (fault, timeout)."""
+
+
+class BringUpError(EthercatError):
+    """The drive's configuration does not match what the master needs."""
+
+
+# --- configuration -------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class SlaveIdentity:
+    """Expected identity of one slave of the chain.
+
+    Attributes
+    ----------
+    name : str
+        Short name for messages.
+    vendor_id, product_code : int
+        From the slave's SII.
+    revision : int or None
+        Checked only when given.
+    """
+
+    name: str
+    vendor_id: int
+    product_code: int
+    revision: int | None = None
+
+    def describe(self) -> str:
+        rev = f" rev 0x{self.revision:08X}" if self.revision is not None else ""
+        return f"{self.name} (vendor 0x{self.vendor_id:08X}, product 0x{self.product_code:08X}{rev})"
+
+
+#: Beckhoff EK1828 coupler; product code by Beckhoff's convention (number << 16 | 0x2C52).
+EK1828 = SlaveIdentity("EK1828", 0x00000002, 0x07242C52)
+#: Copley Accelnet BE2-090-20-R; vendor 0xAB is Copley's, the product code is a placeholder
+#: (replace it with the one from the drive's ESI / ``paperlib hardware probe``).
+BE2_090_20 = SlaveIdentity("BE2-090-20", 0x000000AB, 0x00000BE2)
+
+
+@dataclasses.dataclass
+class EthercatConfig:
+    """Configuration of :class:`EthercatMaster`.
+
+    Attributes
+    ----------
+    chain : tuple of SlaveIdentity
+        Expected slaves in wiring order.
+    coupler_index, drive_index : int
+        Positions (0-based) of the coupler and the drive in ``chain``.
+    counts_per_rev : int
+        Encoder counts per motor revolution (virtual encoder from the resolver: 2^16).
+    velocity_unit_counts_s : float
+        One unit of 0x606C in counts/s (Copley: 0.1 counts/s).
+    axis_offset : int
+        Object index offset of axis B (0x800).
+    gear_ratio : tuple of float
+        Motor angle / joint angle per axis, applied to positions and velocities.
+    max_torque_permille : int or None
+        Written to 0x6072/0x6872 at bring-up when given; the master also clamps to it.
+    cycle_time_s : float
+        Nominal cycle time [s] (SYNC0 period, bring-up loop period).
+    use_dc : bool
+        Configure distributed clocks when the slaves offer them.
+    receive_timeout_s : float
+        Timeout of one process-data frame [s].
+    max_consecutive_errors : int
+        Lost frames / WKC errors in a row before :class:`LostFrameError`.
+    pd_watchdog_s : float or None
+        Process-data (SM) watchdog written to the drive, None = leave the device default.
+    state_timeout_s, cia402_timeout_s : float
+        Timeouts for reaching SAFE-OP/OP and CiA 402 operation enabled [s].
+    enable_axes : bool
+        Walk the drive to operation enabled in :meth:`EthercatMaster.open`.
+    """
+
+    chain: tuple[SlaveIdentity, ...] = (EK1828, BE2_090_20)
+    coupler_index: int | None = 0
+    drive_index: int = 1
+    counts_per_rev: int = 65536
+    velocity_unit_counts_s: float = 0.1
+    axis_offset: int = 0x800
+    gear_ratio: tuple[float, float] = (1.0, 1.0)
+    max_torque_permille: int | None = None
+    cycle_time_s: float = 0.00025
+    use_dc: bool = True
+    receive_timeout_s: float = 0.001
+    max_consecutive_errors: int = 20
+    pd_watchdog_s: float | None = None
+    state_timeout_s: float = 3.0
+    cia402_timeout_s: float = 1.0
+    enable_axes: bool = True
+
+
+@dataclasses.dataclass
+class ExchangeStats:
+    """Counters of the cyclic exchange.
+
+    Attributes
+    ----------
+    cycles : int
+        Exchanges performed.
+    wkc_errors : int
+        Cycles whose working counter differed from the expected one (lost frames included).
+    lost_frames : int
+        Cycles without a returned frame (``receive_processdata`` <= 0).
+    consecutive_errors : int
+        Current run of bad cycles.
+    max_consecutive_errors : int
+        Longest run of bad cycles.
+    last_wkc : int
+        Working counter of the last cycle.
+    """
+
+    cycles: int = 0
+    wkc_errors: int = 0
+    lost_frames: int = 0
+    consecutive_errors: int = 0
+    max_consecutive_errors: int = 0
+    last_wkc: int = 0
+
+
+_RX = struct.Struct("<HhHh")  # controlword A, target torque A, controlword B, target torque B
+_TX = struct.Struct("<HiihHiih")  # statusword, position, velocity, torque actual (A, then B)
+
+
+def _require_pysoem() -> Any:
+    if pysoem is None:
+        raise EthercatError("pysoem is not installed (pip install pysoem==1.1.13)")
+    return pysoem
+
+
+class EthercatMaster:
+    """pysoem-based master for the coupler + dual-axis CST drive chain.
+
+    Parameters
+    ----------
+    config : EthercatConfig, optional
+        Chain, scaling and timing.
+
+    Examples
+    --------
+    >>> m = EthercatMaster()                                  # doctest: +SKIP
+    >>> m.open("eth1")                                        # doctest: +SKIP
+    >>> q, qd, tau, di, ok = m.exchange(np.array([0.1, 0.0])) # doctest: +SKIP
+    >>> m.close()                                             # doctest: +SKIP
+    """
+
+    n_axes = 2
+
+    def __init__(self, config: EthercatConfig | None = None) -> None:
+        self.config = config or EthercatConfig()
+        self.ifname: str | None = None
+        self.stats = ExchangeStats()
+        self.master: Any = None
+        self.slaves: list[Any] = []
+        self.found: list[dict[str, Any]] = []
+        self.expected_wkc = 0
+        self.soem_expected_wkc = 0
+        self.has_dc = False
+        self.iomap_size = 0
+        self.rated_torque_Nm = np.zeros(2)
+        self.rated_current_A = np.zeros(2)
+        self.max_torque_permille = np.zeros(2, dtype=int)
+        self.axis_b_device_type: int | None = None
+        self.timings: dict[str, float] = {}
+        self.digital_outputs = 0
+        self._drive: Any = None
+        self._coupler: Any = None
+        self._di_shift = 0
+        self._di_mask = 0x0F
+        self._operational = False
+        self._enabled = False
+        self._closed = False
+        self._cw = [CW_DISABLE_VOLTAGE, CW_DISABLE_VOLTAGE]
+        self._last_counts: list[int | None] = [None, None]
+        self._turn_offset = [0, 0]
+        cfg = self.config
+        self._pos_scale = np.array([TWO_PI / cfg.counts_per_rev / g for g in cfg.gear_ratio])
+        self._vel_scale = self._pos_scale * cfg.velocity_unit_counts_s
+        self.position = np.zeros(2)
+        self.velocity = np.zeros(2)
+        self.torque = np.zeros(2)
+        self.statusword = [0, 0]
+        self.digital_inputs = 0
+
+    # ------------------------------------------------------------------------------------------
+    # bring-up
+    # ------------------------------------------------------------------------------------------
+    def open(self, ifname: str, netns: str | None = None) -> None:
+        """Bring the chain up to OP and (by default) enable both axes.
+
+        Parameters
+        ----------
+        ifname : str
+            Network interface of the EtherCAT segment.
+        netns : str, optional
+            Network namespace that holds ``ifname`` (the socket is opened inside it).
+
+        Raises
+        ------
+        NoSlaveError, ChainMismatchError, SdoAbortError, BringUpError,
+        StateTransitionError, DriveStateError, EthercatError
+        """
+        ps = _require_pysoem()
+        cfg = self.config
+        t0 = time.perf_counter()
+        self.ifname = ifname
+        self._closed = False
+        self.master = ps.Master()
+        try:
+            self._open_socket(ifname, netns)
+            n = self.master.config_init()
+            self.timings["scan_s"] = time.perf_counter() - t0
+            if n <= 0:
+                raise NoSlaveError(f"no EtherCAT slave found on {ifname} (config_init returned {n})")
+            self.slaves = list(self.master.slaves)
+            self.found = [self._describe(i, s) for i, s in enumerate(self.slaves)]
+            self._check_chain()
+            self._drive = self.slaves[cfg.drive_index]
+            self._coupler = self.slaves[cfg.coupler_index] if cfg.coupler_index is not None else None
+            self._drive.config_func = self._configure_drive
+            self.iomap_size = self.master.config_map()
+            self.timings["config_map_s"] = time.perf_counter() - t0
+            self._check_mapping()
+            if cfg.use_dc:
+                self.has_dc = bool(self.master.config_dc())
+                if self.has_dc:
+                    self._drive.dc_sync(True, int(round(cfg.cycle_time_s * 1e9)))
+            self._wait_state(_SAFEOP, cfg.state_timeout_s, exchange=False)
+            self.timings["safeop_s"] = time.perf_counter() - t0
+            self._request_op()
+            self.timings["op_s"] = time.perf_counter() - t0
+            self._operational = True
+            if cfg.enable_axes:
+                self.enable()
+            self.timings["enabled_s"] = time.perf_counter() - t0
+        except BaseException:
+            self._abort_bringup()
+            raise
+
+    def _open_socket(self, ifname: str, netns: str | None) -> None:
+        try:
+            if netns:
+                from paperlib.hardware.netns import enter_netns
+
+                with enter_netns(netns):
+                    self.master.open(ifname)
+            else:
+                self.master.open(ifname)
+        except ConnectionError as exc:
+            raise EthercatError(
+                f"cannot open interface {ifname!r}{f' in namespace {netns}' if netns else ''}: {exc} "
+                "(does it exist? raw sockets need root or CAP_NET_RAW+CAP_NET_ADMIN)"
+            ) from exc
+
+    @staticmethod
+    def _describe(pos: int, s: Any) -> dict[str, Any]:
+        return {"position": pos, "name": s.name, "vendor": s.man, "product": s.id, "revision": s.rev}
+
+    def _found_text(self) -> str:
+        return ", ".join(
+            f"{d['position']}: {d['name']!r} (vendor 0x{d['vendor']:08X}, product 0x{d['product']:08X}, "
+            f"rev 0x{d['revision']:08X})"
+            for d in self.found
+        )
+
+    def _check_chain(self) -> None:
+        expected = self.config.chain
+        problems = []
+        if len(self.found) != len(expected):
+            problems.append(f"{len(self.found)} slave(s) instead of {len(expected)}")
+        for i, (exp, got) in enumerate(zip(expected, self.found)):
+            if (got["vendor"], got["product"]) != (exp.vendor_id, exp.product_code) or (
+                exp.revision is not None and got["revision"] != exp.revision
+            ):
+                problems.append(f"position {i} is {got['name']!r} (vendor 0x{got['vendor']:08X}, "
+                                f"product 0x{got['product']:08X}) instead of {exp.describe()}")
+        if problems:
+            raise ChainMismatchError(
+                f"unexpected EtherCAT chain on {self.ifname}: {'; '.join(problems)}. "
+                f"Expected [{', '.join(e.describe() for e in expected)}], found [{self._found_text()}]"
+            )
+
+    # -- SDO helpers ---------------------------------------------------------------------------
+    def _slave_name(self, slave: Any) -> str:
+        try:
+            return f"{slave.name or '?'} (position {self.slaves.index(slave)})"
+        except ValueError:
+            return str(slave.name)
+
+    def sdo_read(self, index: int, subindex: int, fmt: str, slave: Any = None) -> Any:
+        """Read a CoE object and unpack it with ``struct`` format ``fmt`` (e.g. ``"<H"``).
+
+        Raises
+        ------
+        SdoAbortError
+            With index:subindex, abort code and its text.
+        """
+        ps = _require_pysoem()
+        s = slave if slave is not None else self._drive
+        try:
+            raw = s.sdo_read(index, subindex)
+        except ps.SdoError as exc:
+            raise SdoAbortError(self._slave_name(s), index, subindex, exc.abort_code, "upload") from exc
+        except (ps.MailboxError, ps.PacketError, ps.WkcError) as exc:
+            raise EthercatError(
+                f"SDO upload of 0x{index:04X}:{subindex:02X} on {self._slave_name(s)} failed: "
+                f"{type(exc).__name__} {getattr(exc, 'desc', '') or getattr(exc, 'error_code', '')}"
+            ) from exc
+        size = struct.calcsize(fmt)
+        if len(raw) != size:
+            raise BringUpError(
+                f"0x{index:04X}:{subindex:02X} on {self._slave_name(s)} is {len(raw)} byte(s), expected {size}"
+            )
+        return struct.unpack(fmt, raw)[0]
+
+    def sdo_write(self, index: int, subindex: int, fmt: str, value: Any, slave: Any = None) -> None:
+        """Write a CoE object packed with ``struct`` format ``fmt`` (its size is the transfer size).
+
+        Raises
+        ------
+        SdoAbortError
+            With index:subindex, abort code and its text.
+        """
+        ps = _require_pysoem()
+        s = slave if slave is not None else self._drive
+        try:
+            s.sdo_write(index, subindex, struct.pack(fmt, value))
+        except ps.SdoError as exc:
+            raise SdoAbortError(self._slave_name(s), index, subindex, exc.abort_code, "download") from exc
+        except (ps.MailboxError, ps.PacketError, ps.WkcError) as exc:
+            raise EthercatError(
+                f"SDO download of 0x{index:04X}:{subindex:02X} on {self._slave_name(s)} failed: "
+                f"{type(exc).__name__} {getattr(exc, 'desc', '') or getattr(exc, 'error_code', '')}"
+            ) from exc
+
+    # -- PRE-OP configuration (runs inside config_map) -----------------------------------------
+    def _configure_drive(self, slave_pos: int) -> None:
+        cfg = self.config
+        s = self.slaves[slave_pos]
+        off = cfg.axis_offset
+        # axis B must answer at the +offset: statusword and rated torque, device type if present
+        for obj, fmt, what in ((0x6041, "<H", "statusword"), (0x6076, "<I", "rated torque")):
+            try:
+                self.sdo_read(obj + off, 0, fmt, s)
+            except SdoAbortError as exc:
+                raise BringUpError(
+                    f"axis B of {self._slave_name(s)} does not answer at offset 0x{off:X}: {what} "
+                    f"0x{obj + off:04X} -> abort 0x{exc.abort_code:08X} ({sdo_abort_text(exc.abort_code)})"
+                ) from exc
+        try:
+            self.axis_b_device_type = self.sdo_read(0x67FF + off, 0, "<I", s)
+        except SdoAbortError:
+            self.axis_b_device_type = None  # optional object (ETG.6010 device type per axis)
+        if self.axis_b_device_type is not None and self.axis_b_device_type & 0xFFFF != 0x0192:
+            raise BringUpError(
+                f"axis B device type 0x{0x67FF + off:04X} = 0x{self.axis_b_device_type:08X} is not a CiA 402 drive"
+            )
+        for axis in range(2):
+            b = axis * off
+            self.sdo_write(0x6060 + b, 0, "<b", MODE_CST, s)
+            shown = self.sdo_read(0x6061 + b, 0, "<b", s)
+            if shown != MODE_CST:
+                raise BringUpError(
+                    f"axis {AXIS_NAMES[axis]}: modes of operation display 0x{0x6061 + b:04X} = {shown}, expected "
+                    f"{MODE_CST} (cyclic synchronous torque)"
+                )
+            if cfg.max_torque_permille is not None:
+                self.sdo_write(0x6072 + b, 0, "<H", int(cfg.max_torque_permille), s)
+            self.max_torque_permille[axis] = self.sdo_read(0x6072 + b, 0, "<H", s)
+            rated_mNm = self.sdo_read(0x6076 + b, 0, "<I", s)
+            if rated_mNm <= 0:
+                raise BringUpError(f"axis {AXIS_NAMES[axis]}: rated torque 0x{0x6076 + b:04X} is {rated_mNm}")
+            self.rated_torque_Nm[axis] = rated_mNm * 1e-3
+            self.rated_current_A[axis] = self.sdo_read(0x6075 + b, 0, "<I", s) * 1e-3
+        # PDO mapping
+        self.sdo_write(0x1C12, 0, "<B", 0, s)
+        self.sdo_write(0x1C13, 0, "<B", 0, s)
+        for axis in range(2):
+            b = axis * off
+            rx = (((0x6040 + b) << 16) | 16, ((0x6071 + b) << 16) | 16)
+            tx = (((0x6041 + b) << 16) | 16, ((0x6064 + b) << 16) | 32,
+                  ((0x606C + b) << 16) | 32, ((0x6077 + b) << 16) | 16)
+            for pdo, entries in ((0x1600 + axis, rx), (0x1A00 + axis, tx)):
+                self.sdo_write(pdo, 0, "<B", 0, s)
+                for sub, entry in enumerate(entries, start=1):
+                    self.sdo_write(pdo, sub, "<I", entry, s)
+                self.sdo_write(pdo, 0, "<B", len(entries), s)
+        for assign, pdos in ((0x1C12, (0x1600, 0x1601)), (0x1C13, (0x1A00, 0x1A01))):
+            for sub, pdo in enumerate(pdos, start=1):
+                self.sdo_write(assign, sub, "<H", pdo, s)
+            self.sdo_write(assign, 0, "<B", len(pdos), s)
+        if cfg.pd_watchdog_s is not None:
+            s.set_watchdog("processdata", cfg.pd_watchdog_s * 1e3)
+
+    def _check_mapping(self) -> None:
+        d = self._drive
+        if len(d.output) != _RX.size or len(d.input) != _TX.size:
+            raise BringUpError(
+                f"drive process data mapped as {len(d.output)} output / {len(d.input)} input bytes, "
+                f"expected {_RX.size} / {_TX.size}"
+            )
+        # expected WKC by the ESC rules: LRW +2 for a slave with outputs, +1 with inputs
+        wkc = 0
+        for s in self.slaves:
+            wkc += (2 if len(s.output) > 0 else 0) + (1 if len(s.input) > 0 else 0)
+        self.expected_wkc = wkc
+        self.soem_expected_wkc = int(self.master.expected_wkc)
+        if wkc != self.soem_expected_wkc:
+            log.info("expected WKC %d (ESC rules) vs SOEM's expected_wkc %d", wkc, self.soem_expected_wkc)
+        if self._coupler is not None and len(self._coupler.input) > 0:
+            # where the coupler's (bit-sized) inputs start: read its input FMMU back
+            self._di_shift = 0
+            try:
+                for k in range(4):
+                    raw = self._coupler._fprd(0x0600 + 16 * k, 16)
+                    if raw[12] & 1 and raw[11] == 1:
+                        self._di_shift = raw[6]  # LogStartbit of the input FMMU
+                        break
+            except Exception as exc:  # noqa: BLE001 -- pysoem WkcError etc.: assume bit 0
+                log.warning("could not read the coupler's input FMMU (%s); assuming DIs start at bit 0", exc)
+
+    # -- state handling --------------------------------------------------------------------------
+    def _state_report(self) -> str:
+        try:
+            self.master.read_state()
+        except Exception:  # noqa: BLE001
+            return "(states unreadable)"
+        parts = []
+        for i, s in enumerate(self.slaves):
+            st = s.state
+            code = s.al_status
+            text = _require_pysoem().al_status_code_to_string(code) if code else "no error"
+            err = "+ERROR" if st & 0x10 else ""
+            parts.append(f"{i}: {s.name} {STATE_NAMES.get(st & 0x0F, hex(st))}{err}, AL status 0x{code:04X} ({text})")
+        return "; ".join(parts)
+
+    def _fault_context(self) -> str:
+        """AL states and the axes' error codes (0x603F), best effort, for error messages."""
+        parts = [f"EtherCAT: {self._state_report()}"]
+        codes = []
+        for axis in range(2):
+            idx = 0x603F + axis * self.config.axis_offset
+            try:
+                codes.append(f"axis {AXIS_NAMES[axis]} error code 0x{self.sdo_read(idx, 0, '<H'):04X}")
+            except Exception:  # noqa: BLE001 -- diagnostics only
+                codes.append(f"axis {AXIS_NAMES[axis]} error code unreadable")
+        return "; ".join(parts + codes)
+
+    def _wait_state(self, state: int, timeout: float, exchange: bool) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            if exchange:
+                self._raw_cycle()
+            got = self.master.state_check(state, 2000)
+            if got == state:
+                return
+            if time.monotonic() > deadline:
+                raise StateTransitionError(
+                    f"EtherCAT slaves did not reach {STATE_NAMES[state]} within {timeout:.1f} s: {self._state_report()}"
+                )
+            if exchange:
+                time.sleep(self.config.cycle_time_s)
+
+    def _request_op(self) -> None:
+        ps = _require_pysoem()
+        self._raw_cycle()
+        self.master.state = ps.OP_STATE
+        self.master.write_state()
+        self._wait_state(_OP, self.config.state_timeout_s, exchange=True)
+
+    def _raw_cycle(self) -> int:
+        self._pack_outputs()
+        self.master.send_processdata()
+        return self.master.receive_processdata(int(self.config.receive_timeout_s * 1e6))
+
+    def _pack_outputs(self, permille: Sequence[int] = (0, 0)) -> None:
+        self._drive.output = _RX.pack(self._cw[0], permille[0], self._cw[1], permille[1])
+        if self._coupler is not None and len(self._coupler.output) > 0:
+            self._coupler.output = bytes([self.digital_outputs & 0xFF])
+
+    # -- CiA 402 -----------------------------------------------------------------------------------
+    def enable(self) -> None:
+        """Walk both axes to CiA 402 'operation enabled' (fault reset first if needed).
+
+        Raises
+        ------
+        DriveStateError
+            Naming the axis, its last state and statusword.
+        """
+        self._enabled = False
+        deadline = time.monotonic() + self.config.cia402_timeout_s
+        reset_sent = [False, False]
+        while True:
+            self._cycle_for_enable()
+            states = [cia402_state(sw) for sw in self.statusword]
+            if all(st == "operation enabled" for st in states):
+                self._enabled = True
+                return
+            for axis, st in enumerate(states):
+                if st == "fault":
+                    self._cw[axis] = CW_FAULT_RESET if not reset_sent[axis] else CW_DISABLE_VOLTAGE
+                    reset_sent[axis] = not reset_sent[axis]
+                elif st in ("switch on disabled", "not ready to switch on"):
+                    self._cw[axis] = CW_SHUTDOWN
+                elif st == "ready to switch on":
+                    self._cw[axis] = CW_SWITCH_ON
+                elif st in ("switched on", "operation enabled", "quick stop active"):
+                    self._cw[axis] = CW_ENABLE_OPERATION
+            if time.monotonic() > deadline:
+                detail = ", ".join(
+                    f"axis {AXIS_NAMES[a]}: {states[a]} (statusword 0x{self.statusword[a]:04X})" for a in range(2)
+                )
+                raise DriveStateError(
+                    f"drive axes did not reach 'operation enabled' within {self.config.cia402_timeout_s:.1f} s: {detail}"
+                )
+            time.sleep(max(self.config.cycle_time_s, 0.0005))
+
+    def _cycle_for_enable(self) -> None:
+        wkc = self._raw_cycle()
+        if wkc == self.expected_wkc:
+            self._unpack_inputs()
+
+    # ------------------------------------------------------------------------------------------
+    # cyclic exchange
+    # ------------------------------------------------------------------------------------------
+    def exchange(self, torque_Nm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, bool]:
+        """One process-data cycle: command torques, return the drive's actual values.
+
+        Parameters
+        ----------
+        torque_Nm : array_like, shape (2,)
+            Target motor torques [N m]; converted to per mille of the rated torque and clamped
+            to the max torque 0x6072.
+
+        Returns
+        -------
+        position_rad, velocity_rad_s, torque_Nm : ndarray, shape (2,)
+            Actual values (preallocated arrays, overwritten every cycle; copy to keep).
+            After a bad cycle they hold the last good values.
+        digital_inputs : int
+            Coupler DI bit field (bit 0/1: proximity sensors of joints 1/2).
+        wkc_ok : bool
+            Whether this cycle's working counter was the expected one.
+
+        Raises
+        ------
+        LostFrameError
+            After ``max_consecutive_errors`` bad cycles in a row.
+        DriveStateError
+            When an axis leaves 'operation enabled' (e.g. a drive fault).
+        """
+        if not self._operational:
+            raise EthercatError("exchange() before open() / after close()")
+        lim = self.max_torque_permille
+        r = self.rated_torque_Nm
+        p0 = int(round(float(torque_Nm[0]) / r[0] * 1000.0))
+        p1 = int(round(float(torque_Nm[1]) / r[1] * 1000.0))
+        l0, l1 = min(int(lim[0]), 32767), min(int(lim[1]), 32767)
+        p0 = -l0 if p0 < -l0 else (l0 if p0 > l0 else p0)
+        p1 = -l1 if p1 < -l1 else (l1 if p1 > l1 else p1)
+        if not self._enabled:
+            p0 = p1 = 0
+        self._pack_outputs((p0, p1))
+        self.master.send_processdata()
+        wkc = self.master.receive_processdata(int(self.config.receive_timeout_s * 1e6))
+        st = self.stats
+        st.cycles += 1
+        st.last_wkc = wkc
+        ok = wkc == self.expected_wkc
+        if ok:
+            st.consecutive_errors = 0
+            self._unpack_inputs()
+            if self._enabled and (self.statusword[0] & 0x006F != 0x0027 or self.statusword[1] & 0x006F != 0x0027):
+                self._enabled = False
+                detail = ", ".join(
+                    f"axis {AXIS_NAMES[a]}: {cia402_state(self.statusword[a])} (statusword 0x{self.statusword[a]:04X})"
+                    for a in range(2)
+                )
+                raise DriveStateError(
+                    f"drive left 'operation enabled' at cycle {st.cycles}: {detail}; {self._fault_context()}"
+                )
+        else:
+            st.wkc_errors += 1
+            if wkc <= 0:
+                st.lost_frames += 1
+            st.consecutive_errors += 1
+            st.max_consecutive_errors = max(st.max_consecutive_errors, st.consecutive_errors)
+            if st.consecutive_errors >= self.config.max_consecutive_errors:
+                raise LostFrameError(
+                    f"{st.consecutive_errors} process-data cycles in a row without the expected working counter "
+                    f"on {self.ifname} (last WKC {wkc}, expected {self.expected_wkc}; "
+                    f"{'frame lost / no answer' if wkc <= 0 else 'a slave did not process its data'}); "
+                    f"totals: {st.lost_frames} lost, {st.wkc_errors} WKC errors in {st.cycles} cycles"
+                )
+        return self.position, self.velocity, self.torque, self.digital_inputs, ok
+
+    def _unpack_inputs(self) -> None:
+        sw0, c0, v0, t0, sw1, c1, v1, t1 = _TX.unpack(self._drive.input)
+        self.statusword[0], self.statusword[1] = sw0, sw1
+        for axis, counts in ((0, c0), (1, c1)):
+            last = self._last_counts[axis]
+            if last is not None:
+                delta = counts - last
+                if delta > 2**31 - 1:
+                    self._turn_offset[axis] -= 2**32
+                elif delta < -(2**31):
+                    self._turn_offset[axis] += 2**32
+            self._last_counts[axis] = counts
+        self.position[0] = (c0 + self._turn_offset[0]) * self._pos_scale[0]
+        self.position[1] = (c1 + self._turn_offset[1]) * self._pos_scale[1]
+        self.velocity[0] = v0 * self._vel_scale[0]
+        self.velocity[1] = v1 * self._vel_scale[1]
+        self.torque[0] = t0 * 1e-3 * self.rated_torque_Nm[0]
+        self.torque[1] = t1 * 1e-3 * self.rated_torque_Nm[1]
+        if self._coupler is not None and len(self._coupler.input) > 0:
+            self.digital_inputs = (self._coupler.input[0] >> self._di_shift) & self._di_mask
+
+    # ------------------------------------------------------------------------------------------
+    # shutdown
+    # ------------------------------------------------------------------------------------------
+    def disable(self, cycles: int = 10) -> None:
+        """Zero torque, then disable operation -> shutdown -> disable voltage (never raises).
+
+        Runs ``cycles`` process-data cycles per step; lost frames are tolerated (the drive's
+        SM watchdog disables it anyway if the link is gone).
+        """
+        if self.master is None or not self._operational:
+            return
+        self._enabled = False
+        for cw in (CW_SWITCH_ON, CW_SHUTDOWN, CW_DISABLE_VOLTAGE):
+            self._cw = [cw, cw]
+            for _ in range(cycles):
+                try:
+                    if self._raw_cycle() == self.expected_wkc:
+                        self._unpack_inputs()
+                except Exception as exc:  # noqa: BLE001 -- best effort on the way down
+                    log.warning("disable: process-data cycle failed: %s", exc)
+                    break
+                time.sleep(max(self.config.cycle_time_s, 0.0005))
+
+    def close(self) -> None:
+        """Disable the drive, request INIT and release the interface. Safe to call twice."""
+        if self._closed or self.master is None:
+            self._closed = True
+            return
+        try:
+            self.disable()
+        finally:
+            try:
+                if self.slaves:
+                    self.master.state = _INIT
+                    self.master.write_state()
+            except Exception as exc:  # noqa: BLE001
+                log.warning("close: requesting INIT failed: %s", exc)
+            try:
+                self.master.close()
+            except Exception as exc:  # noqa: BLE001
+                log.warning("close: closing the interface failed: %s", exc)
+            self._operational = False
+            self._enabled = False
+            self._closed = True
+
+    def _abort_bringup(self) -> None:
+        self._operational = False
+        self._enabled = False
+        try:
+            if self.master is not None:
+                if self.slaves:
+                    self.master.state = _INIT
+                    self.master.write_state()
+                self.master.close()
+        except Exception as exc:  # noqa: BLE001
+            log.warning("cleanup after failed bring-up: %s", exc)
+        self._closed = True
+
+    def __enter__(self) -> "EthercatMaster":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- info ------------------------------------------------------------------------------------
+    @property
+    def operational(self) -> bool:
+        """Whether the chain is in OP (after a successful :meth:`open`, before :meth:`close`)."""
+        return self._operational
+
+    @property
+    def enabled(self) -> bool:
+        """Whether both axes are in CiA 402 'operation enabled'."""
+        return self._enabled
+
+    @property
+    def consecutive_errors(self) -> int:
+        """Current run of cycles without the expected working counter (lost frames included).
+
+        This is what :func:`paperlib.hardware.loop.run_loop` reads as ``rig.lost_frames``.
+        """
+        return self.stats.consecutive_errors
+
+    def counters(self) -> dict[str, int]:
+        """Link counters (cycles, WKC errors, lost frames, longest bad run) for loop statistics."""
+        st = self.stats
+        return {
+            "cycles": st.cycles,
+            "wkc_errors": st.wkc_errors,
+            "lost_frames": st.lost_frames,
+            "max_consecutive_wkc_errors": st.max_consecutive_errors,
+        }
+
+
+def probe(ifname: str, netns: str | None = None) -> list[dict[str, Any]]:
+    """List the slaves on an interface (for ``paperlib hardware probe --interface IF``).
+
+    Parameters
+    ----------
+    ifname : str
+        Network interface.
+    netns : str, optional
+        Network namespace holding ``ifname``.
+
+    Returns
+    -------
+    list of dict
+        One per slave, in wiring order: ``position`` (0-based), ``name``, ``vendor``,
+        ``product``, ``revision``, ``state`` (e.g. "PRE-OP"), ``al_status_code``. Empty if no
+        slave answers.
+
+    Raises
+    ------
+    EthercatError
+        If the interface cannot be opened.
+    """
+    ps = _require_pysoem()
+    m = ps.Master()
+    helper = EthercatMaster()
+    helper.master = m
+    helper._open_socket(ifname, netns)
+    try:
+        n = m.config_init()
+        if n <= 0:
+            return []
+        m.read_state()
+        out = []
+        for i, s in enumerate(m.slaves):
+            out.append(
+                {
+                    "position": i,
+                    "name": s.name,
+                    "vendor": s.man,
+                    "product": s.id,
+                    "revision": s.rev,
+                    "state": STATE_NAMES.get(s.state & 0x0F, hex(s.state)) + ("+ERROR" if s.state & 0x10 else ""),
+                    "al_status_code": s.al_status,
+                }
+            )
+        return out
+    finally:
+        try:
+            m.close()
+        except Exception:  # noqa: BLE001
+            pass
