@@ -7,7 +7,10 @@ Each control cycle (the twin's compiled loop and the hardware loop call the same
    ``qdd``, drive-reported torque ``tau_m``): the regressor row of eq. 13,
    ``Y = [-D_m^T diag(tau_m), Y_F(q, qd)]``, ``R = Q_I(q, qd, qdd)``, summed over the
    joints (``Y_sum``, ``R_sum``) or kept per joint, feeds one EWR-RLS update (eq. 14) with
-   the paper's stiction gating.
+   the paper's stiction gating. The IMU samples reach the loop ``delay`` cycles after the
+   encoder's and the drive's (UDP latency, 1 kHz hold, the sensor's filter; the extended IMU
+   calibration measures it): the row pairs each IMU sample with the encoder angle and the torque
+   of ``delay`` cycles before, from a ring buffer. With ``delay = 0`` this is the paper's step.
 2. **Control** (eqs. 15-18, 23) from the setpoints::
 
        tau_cmd = (a) tau_I,FF + (b) tau_F,FF + K_P (q_sp - q) + K_D (qd_sp - qd)
@@ -57,8 +60,11 @@ CONTROLLER_SWITCHES: dict[str, int] = {
 F_V_GATE, F_A_GATE, F_BETA, F_FLOOR_C, F_CONV_WINDOW, F_CONV_TOL_PDS, F_CONV_TOL_F, F_CONV_T_MIN, F_CONV_V_MAX = range(9)
 N_FCFG = 9
 # int flags layout
-I_REQUESTED, I_CLOSED, I_ESTIMATE, I_PER_JOINT, I_N_DRIVES = range(5)
-N_IFLAGS = 5
+I_REQUESTED, I_CLOSED, I_ESTIMATE, I_PER_JOINT, I_N_DRIVES, I_DELAY, I_RING_POS, I_RING_FILL = range(8)
+N_IFLAGS = 8
+#: Ring of past encoder angles and drive torques, to pair each IMU sample with the encoder and
+#: torque samples of the same age (the IMU stream arrives ``delay`` cycles late).
+RING = 32
 # convergence bookkeeping (float array): next check time, converged time, then snapshots
 C_NEXT_CHECK, C_CONVERGED_T = 0, 1
 N_REF_V = 8
@@ -153,7 +159,7 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
                  prm, cols, gains, fcfg, iflags, conv,
                  theta, P, pi0, g, counters, accum,
                  Q_I, D_m, D_psi, psid, Y, R, y_sum, r_sum, work, tmp, tmp2,
-                 parts, tau_tgt):  # pragma: no cover - compiled
+                 parts, tau_tgt, ring):  # pragma: no cover - compiled
     """One control cycle: identify, then compute the target torques (see module docstring).
 
     Parameters
@@ -180,6 +186,8 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
         Work arrays.
     parts : ndarray, shape (3, n)
         Output: dynamic FF, friction FF and feedback parts of tau_cmd [N m].
+    ring : ndarray, shape (RING, 2, n)
+        Past encoder angles and drive torques (IMU delay alignment).
     tau_tgt : ndarray, shape (n,)
         Output: target torques sent to the drives [N m].
 
@@ -193,13 +201,22 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
     n = q.shape[0]
     n_drv = iflags[I_N_DRIVES]
     est = -3
-    # 1. identification from measurements
-    if iflags[I_ESTIMATE] != 0:
-        status = K.row_terms(q, qd, qdd, prm, Q_I, D_m, D_psi, psid)
+    # 1. identification from measurements, IMU sample paired with encoder/torque of its age
+    pos = iflags[I_RING_POS]
+    for i in range(n):
+        ring[pos, 0, i] = q[i]
+        ring[pos, 1, i] = tau_m[i]
+    delay = iflags[I_DELAY]
+    old = (pos - delay) % RING
+    iflags[I_RING_POS] = (pos + 1) % RING
+    if iflags[I_RING_FILL] <= delay:
+        iflags[I_RING_FILL] += 1
+    elif iflags[I_ESTIMATE] != 0:
+        status = K.row_terms(ring[old, 0], qd, qdd, prm, Q_I, D_m, D_psi, psid)
         if status != 0:
             est = -2
         else:
-            regressor_row(Q_I, D_m, tau_m, D_psi, psid, cols, Y, R)
+            regressor_row(Q_I, D_m, ring[old, 1], D_psi, psid, cols, Y, R)
             if iflags[I_PER_JOINT] != 0:
                 est = ewrls_step(Y, R, qd, qdd, fcfg[F_V_GATE], fcfg[F_A_GATE], fcfg[F_BETA],
                                  fcfg[F_FLOOR_C], theta, P, pi0, g, counters, accum)
@@ -213,6 +230,7 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
                         y_sum[0, c] += Y[i, c]
                 est = ewrls_step(y_sum, r_sum, qd, qdd, fcfg[F_V_GATE], fcfg[F_A_GATE], fcfg[F_BETA],
                                  fcfg[F_FLOOR_C], theta, P, pi0, g, counters, accum)
+    if iflags[I_ESTIMATE] != 0:
         _check_convergence(t, theta, cols, fcfg, iflags, conv)
     # 2. control from setpoints
     sw = iflags[I_REQUESTED] & (SW_DYNAMIC | iflags[I_CLOSED])
@@ -273,6 +291,8 @@ class ControllerConfig:
         Use per-joint rows instead of the paper's summed row.
     conv_window_s, conv_tol_pds, conv_tol_friction, conv_t_min_s, conv_v_max : float
         Convergence criterion (module docstring).
+    imu_delay_cycles : int
+        Control cycles by which the IMU samples lag the encoder and the drive (0 .. RING - 1).
     estimate : bool
         Run the estimator (switches b and c need it).
     """
@@ -290,6 +310,7 @@ class ControllerConfig:
     conv_t_min_s: float = 2.0
     conv_v_max: float = 3.0
     estimate: bool = True
+    imu_delay_cycles: int = 0
     pi_pds0: tuple[float, ...] | None = None
     pi_F0: tuple[float, ...] | None = None
     extra: dict = field(default_factory=dict)
@@ -302,7 +323,7 @@ class ControllerConfig:
 # Field order of the packed state buffers (see Controller).
 _FLOAT_FIELDS = ("prm", "gains", "fcfg", "conv", "theta", "P", "pi0", "g", "accum",
                  "Q_I", "D_m", "D_psi", "psid", "Y", "R", "y_sum", "r_sum", "work", "tmp", "tmp2",
-                 "parts", "tau_tgt")
+                 "parts", "tau_tgt", "ring")
 _INT_FIELDS = ("iflags", "counters", "cols")
 # rows of the measurement/setpoint block handed to the packed step
 M_Q, M_QD, M_QDD, M_TAU, M_Q_SP, M_QD_SP, M_QDD_SP = range(7)
@@ -316,8 +337,8 @@ def control_step_packed(t, meas, fbuf, ibuf, lay):  # pragma: no cover - compile
     ``ibuf`` and the layout ``lay`` come from :class:`Controller`.
     """
     n, npi, nd, nf, npsi = lay[0], lay[1], lay[2], lay[3], lay[4]
-    fo = lay[5:5 + 23]
-    io = lay[5 + 23:]
+    fo = lay[5:5 + 24]
+    io = lay[5 + 24:]
     return control_step(
         t, meas[0], meas[1], meas[2], meas[3], meas[4], meas[5], meas[6],
         fbuf[fo[0]:fo[1]], ibuf[io[2]:io[3]].reshape((nf, 3)),
@@ -328,6 +349,7 @@ def control_step_packed(t, meas, fbuf, ibuf, lay):  # pragma: no cover - compile
         fbuf[fo[12]:fo[13]], fbuf[fo[13]:fo[14]].reshape((n, npi)), fbuf[fo[14]:fo[15]],
         fbuf[fo[15]:fo[16]].reshape((1, npi)), fbuf[fo[16]:fo[17]], fbuf[fo[17]:fo[18]].reshape((n, n)),
         fbuf[fo[18]:fo[19]], fbuf[fo[19]:fo[20]], fbuf[fo[20]:fo[21]].reshape((3, n)), fbuf[fo[21]:fo[22]],
+        fbuf[fo[22]:fo[23]].reshape((RING, 2, n)),
     )
 
 
@@ -374,7 +396,7 @@ class Controller:
             "theta": (n_pi,), "P": (n_pi, n_pi), "pi0": (n_pi,), "g": (n_pi,), "accum": (2,),
             "Q_I": (n,), "D_m": (n_drv, n), "D_psi": (K.N_PSI, n), "psid": (K.N_PSI,), "Y": (n, n_pi),
             "R": (n,), "y_sum": (1, n_pi), "r_sum": (1,), "work": (n, n), "tmp": (n,), "tmp2": (n,),
-            "parts": (3, n), "tau_tgt": (n,),
+            "parts": (3, n), "tau_tgt": (n,), "ring": (RING, 2, n),
             "iflags": (N_IFLAGS,), "counters": (3,), "cols": cols.shape,
         }
         f_off = np.cumsum([0] + [int(np.prod(shapes[k])) for k in _FLOAT_FIELDS])
@@ -407,6 +429,9 @@ class Controller:
         self.iflags[I_ESTIMATE] = int(cfg.estimate)
         self.iflags[I_PER_JOINT] = int(cfg.per_joint_rows)
         self.iflags[I_N_DRIVES] = n_drv
+        if not 0 <= cfg.imu_delay_cycles < RING:
+            raise ValueError(f"imu_delay_cycles must be in [0, {RING - 1}], got {cfg.imu_delay_cycles}")
+        self.iflags[I_DELAY] = int(cfg.imu_delay_cycles)
         self.pi0[:n_drv] = 1.0 if cfg.pi_pds0 is None else np.asarray(cfg.pi_pds0, float)
         if cfg.pi_F0 is not None:
             self.pi0[n_drv:] = np.asarray(cfg.pi_F0, float)

@@ -38,6 +38,7 @@ import numpy as np
 import xarray as xr
 
 from paperlib.control import controllers as ctl
+from paperlib.estimation.imu_calibration import N_IC, IC_DELAY, calibrate_imu_extended, identity_conversion, imu_to_joint
 from paperlib.control.trajectories import (
     TABLE3_BOUNDS,
     Polygon,
@@ -80,7 +81,7 @@ def _accel(q, qd, Qa, prm, M, h, D_psi, psid, out):  # pragma: no cover - compil
 def _simulate_loop(
     x0, prm, q_sp, qd_sp, qdd_sp,
     fric, fric_scale_t, fric_scale, therm_disc, therm_x, T_amb,
-    drv, drv_state, imu_p, link_p, imu_state, imu_keys, lever_nominal, imu_scale, enc_step,
+    drv, drv_state, imu_p, link_p, imu_state, imu_keys, lever_nominal, imu_conv, enc_step,
     ctl_f, ctl_i, ctl_lay,
     decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth,
 ):  # pragma: no cover - compiled
@@ -111,7 +112,7 @@ def _simulate_loop(
     w_fric = 0.0
     psid0 = np.empty(5)
     n_pi = ctl_lay[1]
-    fo = ctl_lay[5:5 + 23]
+    fo = ctl_lay[5:5 + 24]
     tau_tgt = ctl_f[fo[21]:fo[22]]
     theta = ctl_f[fo[4]:fo[5]]
     parts = ctl_f[fo[20]:fo[21]].reshape((3, 2))
@@ -129,8 +130,9 @@ def _simulate_loop(
         im.imu_stream_step(imu_state, imu_keys, imu_p, link_p, t, qd, qdd_true, imu_out)
         for j in range(2):
             meas[ctl.M_Q, j] = math.floor(q[j] / enc_step[j] + 0.5) * enc_step[j]
-            meas[ctl.M_QD, j] = imu_scale[0, j] * imu_out[j, im.OUT_GZ]
-            meas[ctl.M_QDD, j] = imu_scale[1, j] * imu_out[j, im.OUT_AY] / lever_nominal[j]
+            w, a = imu_to_joint(imu_out[j, im.OUT_GZ], imu_out[j, im.OUT_AY], lever_nominal[j], imu_conv[j])
+            meas[ctl.M_QD, j] = w
+            meas[ctl.M_QDD, j] = a
             meas[ctl.M_TAU, j] = tau_rep[j]
             meas[ctl.M_Q_SP, j] = q_sp[k, j]
             meas[ctl.M_QD_SP, j] = qd_sp[k, j]
@@ -270,7 +272,7 @@ def simulate(
     pi_F0: Any = None,
     friction_step: tuple[float, float] | None = None,
     per_joint_rows: bool = False,
-    imu_scale: Any = None,
+    imu_calibration: Any = "auto",
     decimate: int = 1,
     estimate: bool = True,
     dwell_s: float = 0.05,
@@ -304,8 +306,11 @@ def simulate(
         ``(t_s, factor)``: the true friction is multiplied by ``factor`` from ``t_s`` on.
     per_joint_rows : bool
         Per-joint estimator rows instead of summed.
-    imu_scale : array_like (2, 2), optional
-        IMU calibration scales [[alpha_g1, alpha_g2], [alpha_a1, alpha_a2]] (eqs. 47-48).
+    imu_calibration : "auto", "none" or array_like (2, N_IC)
+        IMU conversion rows (:func:`paperlib.estimation.imu_calibration.imu_to_joint`). "auto"
+        (default) first records a separate 20-s calibration run (PD, its own seed) and calibrates
+        against the encoder (:func:`calibrate_imu_extended`), as the paper calibrates before
+        identifying; "none" uses the nominal conversion (unit scales, no delay).
     decimate : int
         Log every ``decimate``-th cycle (1: 4 kHz).
     estimate : bool
@@ -336,12 +341,25 @@ def simulate(
     traj = random_point_to_point(flagship_polygon(), duration_s, seed, TABLE3_BOUNDS, dwell_s=dwell_s)
     t_grid, q_sp, qd_sp, qdd_sp = traj.sample_rate(SAMPLE_RATE_HZ)
     n = len(t_grid)
+    # IMU conversion (calibration)
+    if isinstance(imu_calibration, str):
+        if imu_calibration == "auto":
+            conv = calibration_run(seed, tp, robot).rows
+        elif imu_calibration == "none":
+            conv = identity_conversion(2)
+        else:
+            raise ValueError(f"imu_calibration must be 'auto', 'none' or an array, not {imu_calibration!r}")
+    else:
+        conv = np.asarray(imu_calibration, dtype=float).reshape(2, N_IC)
+    conv = np.ascontiguousarray(conv)
+    overrides = dict(controller_overrides or {})
+    overrides.setdefault("imu_delay_cycles", int(round(float(np.mean(conv[:, IC_DELAY])))))
     # controller
     cfg = ctl.ControllerConfig(name=controller, model=model, half_life_s=half_life_s, lambda_reg=lambda_reg,
                                per_joint_rows=per_joint_rows, estimate=estimate,
                                pi_pds0=None if pi_pds0 is None else tuple(np.ravel(pi_pds0)),
                                pi_F0=None if pi_F0 is None else tuple(np.ravel(pi_F0)),
-                               **(controller_overrides or {}))
+                               **overrides)
     c = ctl.Controller(robot, cfg, SAMPLE_RATE_HZ)
     # thermal state: start at ambient, optionally warmed up
     therm_x = th.initial_state(T_amb, 2)
@@ -357,7 +375,6 @@ def simulate(
     imu_state = im.imu_stream_init(tp.imu, 0.0)
     keys = im.make_keys(seed)
     lever_nominal = np.asarray(robot.description["imu"]["lever_arm_m"], dtype=float)
-    scale = np.ones((2, 2)) if imu_scale is None else np.asarray(imu_scale, dtype=float).reshape(2, 2)
     counts = float(robot.description["sensors"]["encoder_counts_per_motor_rev"])
     enc_step = 2 * np.pi / (counts * robot.gear_ratios)
     fs_t, fs_k = (np.inf, 1.0) if friction_step is None else (float(friction_step[0]), float(friction_step[1]))
@@ -374,7 +391,7 @@ def simulate(
         x0, robot.params, q_sp, qd_sp, qdd_sp,
         np.ascontiguousarray(tp.friction), fs_t, fs_k, np.ascontiguousarray(tp.thermal_discrete(dt)), therm_x, T_amb,
         drv, drv_state, np.ascontiguousarray(tp.imu), np.ascontiguousarray(tp.link), imu_state, keys,
-        lever_nominal, scale, enc_step,
+        lever_nominal, conv, enc_step,
         c.fbuf, c.ibuf, c.lay,
         decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth,
     )
@@ -413,7 +430,7 @@ def simulate(
         "ambient_temperature_C": T_amb, "warm_up_minutes": warm_up_minutes, "half_life_s": half_life_s,
         "lambda": lambda_reg, "friction_step": friction_step, "per_joint_rows": per_joint_rows,
         "decimate": decim, "dwell_s": dwell_s, "controller_config": {k: v for k, v in asdict(cfg).items() if k != "model"},
-        "imu_scale": scale.tolist(),
+        "imu_conversion": conv.tolist(),
     }
     truth = _truth_dict(tp, drv, robot, truth_thermal)
     ds = make_recording(
@@ -426,6 +443,16 @@ def simulate(
         wall = _time.perf_counter() - t_wall
         print(f"twin: {controller} {duration_s:.1f} s simulated in {wall:.2f} s ({duration_s / wall:.0f}x real time)")
     return ds
+
+
+def calibration_run(seed: int, twin_params: Any = None, robot: FiveBar | None = None, duration_s: float = 20.0):
+    """Record a PD run with the nominal IMU conversion and calibrate the IMUs against the encoders.
+
+    Uses its own seed (``seed + 1_000_003``) so the calibration data are not the run's data.
+    """
+    ds = simulate(controller="PD", duration_s=duration_s, seed=int(seed) + 1_000_003, estimate=False,
+                  imu_calibration="none", twin_params=twin_params, robot=robot)
+    return calibrate_imu_extended(ds.q.values, ds.qd.values, ds.qdd.values, 1.0 / SAMPLE_RATE_HZ)
 
 
 def record(output: str | Path, **kwargs: Any) -> Path:
