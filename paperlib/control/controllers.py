@@ -463,6 +463,13 @@ class Controller:
         """Time [s] at which the online criterion held (NaN before)."""
         return float(self.conv[C_CONVERGED_T])
 
+    def arrays(self) -> tuple:
+        """State and work arrays in :func:`control_step`'s order after the setpoints (compiled callers)."""
+        return tuple(getattr(self, name) for name in ("prm", "cols", "gains", "fcfg", "iflags", "conv", "theta", "P",
+                                                      "pi0", "g", "counters", "accum", "Q_I", "D_m", "D_psi", "psid",
+                                                      "Y", "R", "y_sum", "r_sum", "work", "tmp", "tmp2", "parts",
+                                                      "tau_tgt", "ring"))
+
     def step(self, t: float) -> np.ndarray:
         """One cycle from Python on the values in :attr:`meas`; returns ``tau_tgt`` [N m] (a view)."""
         self.last_status = control_step_packed(t, self.meas, self.fbuf, self.ibuf, self.lay)

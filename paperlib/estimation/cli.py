@@ -17,7 +17,7 @@ def identify(args: argparse.Namespace) -> int:
         ds = read_recording(args.recording)
         res = replay(ds, args.model, half_life_s=args.half_life, lambda_reg=args.lambda_reg,
                      gate_velocity=args.gate_velocity, gate_acceleration=args.gate_acceleration,
-                     per_joint_rows=args.per_joint_rows)
+                     per_joint_rows=args.per_joint_rows, imu_delay_cycles=args.imu_delay_cycles)
     except (RecordingError, ValueError, FileNotFoundError) as exc:
         print(f"paperlib identify: {exc}", file=sys.stderr)
         return 1
@@ -42,7 +42,8 @@ def identify(args: argparse.Namespace) -> int:
         "convergence_criterion": res.criterion,
         "settings": {"half_life_s": args.half_life, "lambda": args.lambda_reg,
                      "gate_velocity_rad_s": args.gate_velocity, "gate_acceleration_rad_s2": args.gate_acceleration,
-                     "rows": "per-joint" if args.per_joint_rows else "summed"},
+                     "rows": "per-joint" if args.per_joint_rows else "summed",
+                     "imu_delay_cycles": res.extra["imu_delay_cycles"]},
     }
     text = json.dumps(out, indent=2)
     print(text)
@@ -60,5 +61,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--gate-velocity", type=float, default=0.02, metavar="RAD_S", help="velocity gate (default 0.02 rad/s)")
     p.add_argument("--gate-acceleration", type=float, default=0.2, metavar="RAD_S2", help="acceleration gate (default 0.2 rad/s^2)")
     p.add_argument("--per-joint-rows", action="store_true", help="per-joint rows instead of the paper's summed row")
+    p.add_argument("--imu-delay-cycles", type=int, default=None, metavar="N",
+                   help="IMU lag behind encoder/torque in samples (default: from the recording, else 0)")
     p.add_argument("--json", metavar="OUT", help="also write the JSON to this file")
     p.set_defaults(func=identify)

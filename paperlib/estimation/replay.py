@@ -150,7 +150,8 @@ def converged_time(t: np.ndarray, theta: np.ndarray, model: FrictionModel, n_dri
 
 def replay(ds: xr.Dataset, model: int | FrictionModel = 3, *, half_life_s: float = 600.0, lambda_reg: float = 1e-3,
            gate_velocity: float = 0.02, gate_acceleration: float = 0.2, per_joint_rows: bool = False,
-           record_every_s: float = 0.01, robot=None, pi0: np.ndarray | None = None) -> ReplayResult:
+           record_every_s: float = 0.01, robot=None, pi0: np.ndarray | None = None,
+           imu_delay_cycles: int | None = None) -> ReplayResult:
     """Run the EWR-RLS estimator over a recording (schema ``paperlib.recording/1``).
 
     Parameters
@@ -169,6 +170,11 @@ def replay(ds: xr.Dataset, model: int | FrictionModel = 3, *, half_life_s: float
         Known model; default from ``ds.attrs["robot"]``.
     pi0 : ndarray, optional
         Initial estimate (default pi_pds = 1, pi_F = 0).
+    imu_delay_cycles : int, optional
+        Samples by which the IMU channels (qd, qdd) lag the encoder and the drive torque; the
+        rows pair each IMU sample with ``q`` and ``tau_m`` that many samples earlier, as the
+        real-time step does. Default: the recording's ``controller_config.imu_delay_cycles``
+        (0 if absent).
 
     Raises
     ------
@@ -180,6 +186,14 @@ def replay(ds: xr.Dataset, model: int | FrictionModel = 3, *, half_life_s: float
     fm = model if isinstance(model, FrictionModel) else table4_model(model)
     robot = robot or robots.load(ds.attrs["robot"])
     q, qd, qdd, tau = (ds[v].values for v in ("q", "qd", "qdd", "tau_m"))
+    if imu_delay_cycles is None:
+        imu_delay_cycles = recording_imu_delay(ds)
+    d = int(imu_delay_cycles)
+    if d < 0 or d >= len(q) // 2:
+        raise ValueError(f"imu_delay_cycles = {d} is out of range for {len(q)} samples")
+    if d:
+        q, tau = q[:-d], tau[:-d]
+        qd, qdd = qd[d:], qdd[d:]
     n = q.shape[1]
     fs = float(ds.attrs["sample_rate_hz"])
     Y, R = regressor_rows(robot, fm, q, qd, qdd, tau)
@@ -199,5 +213,16 @@ def replay(ds: xr.Dataset, model: int | FrictionModel = 3, *, half_life_s: float
     conv = converged_time(hist.t, hist.theta, fm, n, v_max)
     crit = CONVERGENCE_CRITERION.format(tol_pds=0.01, tol_f=0.05)
     names = [f"pi_pds,{j + 1}" for j in range(n)] + fm.param_names()
-    return ReplayResult(model=fm, param_names=names, estimator=est, history=hist, t0=float(ds.time.values[0]),
-                        converged_s=conv, criterion=crit, v_max=v_max, n_drives=n)
+    return ReplayResult(model=fm, param_names=names, estimator=est, history=hist, t0=float(ds.time.values[d]),
+                        converged_s=conv, criterion=crit, v_max=v_max, n_drives=n, extra={"imu_delay_cycles": d})
+
+
+def recording_imu_delay(ds: xr.Dataset) -> int:
+    """The IMU delay (control cycles) the recording's controller used, 0 if it does not say."""
+    import json
+
+    try:
+        cfg = json.loads(ds.attrs.get("config", "{}"))
+        return int(cfg.get("controller_config", {}).get("imu_delay_cycles", 0))
+    except (ValueError, TypeError, AttributeError):
+        return 0

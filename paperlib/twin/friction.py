@@ -373,3 +373,32 @@ def steady_friction_curve(v: np.ndarray, params: np.ndarray, T: float) -> np.nda
     v = np.asarray(v, dtype=float)
     return np.array([steady_friction(float(x), params, float(T)) for x in v.ravel()]).reshape(
         v.shape)
+
+
+@njit(cache=True, nogil=True)
+def lugre_step(v: float, z: float, p: np.ndarray, T: float, h: float) -> tuple[float, float]:  # pragma: no cover - compiled
+    """Friction torque at the step's start and the bristle state after a step, in one pass.
+
+    Equivalent to ``F = lugre_torque(v, z, lugre_dz(v, z, p, T), p, T)`` and
+    ``z_new = lugre_z_advance(v, z, p, T, h)`` but evaluates the Stribeck level, the
+    temperature scales and the viscous term once (the twin's per-step path).
+
+    Returns
+    -------
+    F : float
+        Resisting friction torque [N m].
+    z_new : float
+        Bristle deflection after the step [rad].
+    """
+    g = stribeck_level(v, p, T)
+    s0 = p[FR_SIGMA0]
+    a_v = s0 * abs(v) / g
+    dz = v - a_v * z
+    r = v / p[FR_VD]
+    F = s0 * z + p[FR_SIGMA1] * math.exp(-r * r) * dz + viscous_torque(v, p, T)
+    if a_v * h < 1e-12:
+        z_new = z + v * h
+    else:
+        zs = math.copysign(g, v) / s0 if v != 0.0 else 0.0
+        z_new = zs + (z - zs) * math.exp(-a_v * h)
+    return F, z_new

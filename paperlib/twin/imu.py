@@ -338,6 +338,17 @@ def rng_normal(key: np.uint64, counter: int) -> float:
     return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
 
 
+@njit(cache=True)
+def rng_normal_pair(key: np.uint64, counter: int) -> tuple[float, float]:
+    """Two independent standard normals from one Box-Muller transform (the ``counter``-th pair)."""
+    c = np.uint64(counter) * _TWO
+    u1 = rng_uniform(key, c)
+    u2 = rng_uniform(key, c + _ONE)
+    rad = math.sqrt(-2.0 * math.log(u1))
+    ang = 2.0 * math.pi * u2
+    return rad * math.cos(ang), rad * math.sin(ang)
+
+
 # --- stream kernels ------------------------------------------------------------------------------
 def imu_stream_init(imu_params: np.ndarray, t0: float = 0.0,
                     qd0: np.ndarray | None = None, qdd0: np.ndarray | None = None
@@ -411,9 +422,10 @@ def _odr_sample(st: np.ndarray, keys: np.ndarray, p: np.ndarray, j: int, t_s: fl
             sig = p[IM_NOISE_A] * math.sqrt(0.5 * odr)
             lsb = p[IM_SENS_A]
         iw = ST_WALK + 3 * j + ch
-        st[iw] += p[IM_WALK + ch] * math.sqrt(1.0 / odr) * rng_normal(keys[KEY_WALK + 3 * j + ch], k)
-        u = ((1.0 + p[IM_SCALE + ch]) * truth + p[IM_BIAS + ch] + st[iw]
-             + sig * rng_normal(keys[KEY_WHITE + 3 * j + ch], k))
+        # one Box-Muller pair per channel and sample: white noise and bias-walk increment
+        n_white, n_walk = rng_normal_pair(keys[KEY_WHITE + 3 * j + ch], k)
+        st[iw] += p[IM_WALK + ch] * math.sqrt(1.0 / odr) * n_walk
+        u = (1.0 + p[IM_SCALE + ch]) * truth + p[IM_BIAS + ch] + st[iw] + sig * n_white
         il = ST_LPF + 3 * j + ch
         st[il] += a * (u - st[il])
         st[ST_REG + 3 * j + ch] = min(max(math.floor(st[il] / lsb + 0.5), INT16_MIN), INT16_MAX)

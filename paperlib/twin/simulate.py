@@ -82,7 +82,7 @@ def _simulate_loop(
     x0, prm, q_sp, qd_sp, qdd_sp,
     fric, fric_scale_t, fric_scale, therm_disc, therm_x, T_amb,
     drv, drv_state, imu_p, link_p, imu_state, imu_keys, lever_nominal, imu_conv, enc_step,
-    ctl_f, ctl_i, ctl_lay,
+    ctl_arrays,
     decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth,
 ):  # pragma: no cover - compiled
     """Closed-loop simulation; returns (status, k_stop). See the module docstring."""
@@ -111,11 +111,10 @@ def _simulate_loop(
     w_motor = 0.0
     w_fric = 0.0
     psid0 = np.empty(5)
-    n_pi = ctl_lay[1]
-    fo = ctl_lay[5:5 + 24]
-    tau_tgt = ctl_f[fo[21]:fo[22]]
-    theta = ctl_f[fo[4]:fo[5]]
-    parts = ctl_f[fo[20]:fo[21]].reshape((3, 2))
+    theta = ctl_arrays[6]
+    n_pi = theta.shape[0]
+    parts = ctl_arrays[23]
+    tau_tgt = ctl_arrays[24]
     Qa[0] = 0.0
     Qa[1] = 0.0
     for k in range(n_steps):
@@ -138,7 +137,7 @@ def _simulate_loop(
             meas[ctl.M_QD_SP, j] = qd_sp[k, j]
             meas[ctl.M_QDD_SP, j] = qdd_sp[k, j]
         # -- 2. control ----------------------------------------------------------------------
-        ctl.control_step_packed(t, meas, ctl_f, ctl_i, ctl_lay)
+        ctl.control_step(t, meas[0], meas[1], meas[2], meas[3], meas[4], meas[5], meas[6], *ctl_arrays)
         # -- 3. drives -------------------------------------------------------------------------
         for j in range(2):
             a, r = dr.drive_step(drv_state[j], tau_tgt[j], drv[j])
@@ -150,8 +149,8 @@ def _simulate_loop(
         scale = fric_scale if t >= fric_scale_t else 1.0
         for j in range(5):
             psid0[j] = psid[j]
-            dz = fr.lugre_dz(psid[j], z[j], fric[j], Tj[j])
-            F[j] = scale * fr.lugre_torque(psid[j], z[j], dz, fric[j], Tj[j])
+            f, z[j] = fr.lugre_step(psid[j], z[j], fric[j], Tj[j], dt)
+            F[j] = scale * f
         for i in range(2):
             acc = 0.0
             for j in range(5):
@@ -210,9 +209,6 @@ def _simulate_loop(
             w_fric -= QF[i] * dq
             q[i] += dq
             qd[i] += dt / 6.0 * (k1v[i] + 2.0 * k2v[i] + 2.0 * k3v[i] + k4v[i])
-        # bristles: exact frozen-velocity update with the velocities of the step start
-        for j in range(5):
-            z[j] = fr.lugre_z_advance(psid0[j], z[j], fric[j], Tj[j], dt)
         # -- 5. heat -----------------------------------------------------------------------------
         for g in range(therm_x.shape[0]):
             th.thermal_step(therm_x[g], abs(F[g] * psid0[g]), therm_disc[g], T_amb)
@@ -392,7 +388,7 @@ def simulate(
         np.ascontiguousarray(tp.friction), fs_t, fs_k, np.ascontiguousarray(tp.thermal_discrete(dt)), therm_x, T_amb,
         drv, drv_state, np.ascontiguousarray(tp.imu), np.ascontiguousarray(tp.link), imu_state, keys,
         lever_nominal, conv, enc_step,
-        c.fbuf, c.ibuf, c.lay,
+        c.arrays(),
         decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth,
     )
     if status != 0:
