@@ -51,30 +51,13 @@ from paperlib.twin import drives as dr
 from paperlib.twin import friction as fr
 from paperlib.twin import imu as im
 from paperlib.twin import thermal as th
+from paperlib.twin.plant import plant_forces, plant_heat, plant_rk4, solve2
 
 SAMPLE_RATE_HZ = 4000.0
 
 # diagnostics columns (per logged sample)
 DG_EKIN, DG_WMOTOR, DG_WFRICTION = range(3)
 N_DIAG = 3
-
-
-@nb.njit(cache=True, nogil=True)
-def _solve2(M, b0, b1, out):  # pragma: no cover - compiled
-    """out = M^-1 [b0, b1] for a 2x2 matrix."""
-    det = M[0, 0] * M[1, 1] - M[0, 1] * M[1, 0]
-    out[0] = (M[1, 1] * b0 - M[0, 1] * b1) / det
-    out[1] = (M[0, 0] * b1 - M[1, 0] * b0) / det
-
-
-@nb.njit(cache=True, nogil=True)
-def _accel(q, qd, Qa, prm, M, h, D_psi, psid, out):  # pragma: no cover - compiled
-    """qdd = M^-1 (Qa - C qd) for a 2-joint robot; returns kernel status."""
-    s = K.dynamics_terms(q, qd, prm, M, h, D_psi, psid)
-    if s != 0:
-        return s
-    _solve2(M, Qa[0] - h[0], Qa[1] - h[1], out)
-    return 0
 
 
 @nb.njit(cache=True)
@@ -101,9 +84,9 @@ def _simulate_loop(
     Qa = np.empty(2)
     Qm = np.empty(2)
     QF = np.empty(2)
-    k1q = np.empty(2); k1v = np.empty(2); k2q = np.empty(2); k2v = np.empty(2)
-    k3q = np.empty(2); k3v = np.empty(2); k4q = np.empty(2); k4v = np.empty(2)
-    qs = np.empty(2); vs = np.empty(2)
+    k1v = np.empty(2)
+    dq = np.empty(2)
+    rk_work = np.empty((8, 2))
     meas = np.empty((7, 2))
     imu_out = np.empty((2, im.N_OUT))
     tau_rep = np.zeros(2)
@@ -124,7 +107,7 @@ def _simulate_loop(
         s = K.dynamics_terms(q, qd, prm, M, h, D_psi, psid)
         if s != 0:
             return s, k
-        _solve2(M, Qa[0] - h[0], Qa[1] - h[1], qdd_true)
+        solve2(M, Qa[0] - h[0], Qa[1] - h[1], qdd_true)
         # -- 1. sense ---------------------------------------------------------------------
         im.imu_stream_step(imu_state, imu_keys, imu_p, link_p, t, qd, qdd_true, imu_out)
         for j in range(2):
@@ -145,20 +128,9 @@ def _simulate_loop(
             tau_rep[j] = r
             Qm[j] = dr.joint_torque(a, drv[j])
         # -- 4. plant: friction at the step start, held over the step -------------------------
-        th.joint_temperatures(therm_x, T_amb, Tj)
         scale = fric_scale if t >= fric_scale_t else 1.0
-        for j in range(5):
-            psid0[j] = psid[j]
-            f, z[j] = fr.lugre_step(psid[j], z[j], fric[j], Tj[j], dt)
-            F[j] = scale * f
-        for i in range(2):
-            acc = 0.0
-            for j in range(5):
-                acc -= D_psi[j, i] * F[j]
-            QF[i] = acc
-            Qa[i] = Qm[i] + QF[i]
-        # RK4 with the generalized forces held
-        _solve2(M, Qa[0] - h[0], Qa[1] - h[1], k1v)
+        plant_forces(Qm, scale, z, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj, F, QF, Qa)
+        solve2(M, Qa[0] - h[0], Qa[1] - h[1], k1v)
         # -- log (state at the step start; forces held over this step) ------------------------
         if k % decim == 0:
             r = k // decim
@@ -185,33 +157,14 @@ def _simulate_loop(
                                           + qd[1] * (M[1, 0] * qd[0] + M[1, 1] * qd[1]))
             log_diag[r, DG_WMOTOR] = w_motor
             log_diag[r, DG_WFRICTION] = w_fric
-        for i in range(2):
-            k1q[i] = qd[i]
-            qs[i] = q[i] + 0.5 * dt * k1q[i]
-            vs[i] = qd[i] + 0.5 * dt * k1v[i]
-        s = _accel(qs, vs, Qa, prm, M, h, D_psi, psid, k2v)
-        for i in range(2):
-            k2q[i] = vs[i]
-            qs[i] = q[i] + 0.5 * dt * k2q[i]
-            vs[i] = qd[i] + 0.5 * dt * k2v[i]
-        s |= _accel(qs, vs, Qa, prm, M, h, D_psi, psid, k3v)
-        for i in range(2):
-            k3q[i] = vs[i]
-            qs[i] = q[i] + dt * k3q[i]
-            vs[i] = qd[i] + dt * k3v[i]
-        s |= _accel(qs, vs, Qa, prm, M, h, D_psi, psid, k4v)
+        s = plant_rk4(q, qd, Qa, k1v, prm, dt, M, h, D_psi, psid, rk_work, dq)
         if s != 0:
             return s, k
         for i in range(2):
-            k4q[i] = vs[i]
-            dq = dt / 6.0 * (k1q[i] + 2.0 * k2q[i] + 2.0 * k3q[i] + k4q[i])
-            w_motor += Qm[i] * dq
-            w_fric -= QF[i] * dq
-            q[i] += dq
-            qd[i] += dt / 6.0 * (k1v[i] + 2.0 * k2v[i] + 2.0 * k3v[i] + k4v[i])
+            w_motor += Qm[i] * dq[i]
+            w_fric -= QF[i] * dq[i]
         # -- 5. heat -----------------------------------------------------------------------------
-        for g in range(therm_x.shape[0]):
-            th.thermal_step(therm_x[g], abs(F[g] * psid0[g]), therm_disc[g], T_amb)
+        plant_heat(therm_x, F, psid0, therm_disc, T_amb)
     return 0, n_steps
 
 
