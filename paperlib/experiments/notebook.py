@@ -1,0 +1,151 @@
+"""What every notebook does besides its science: get recordings, save figures, write results.
+
+A notebook's ``parameters`` cell sets ``source``, ``recordings`` (role -> file, for
+``archive``), ``specs`` (role -> run spec, for ``twin``/``hardware``), ``rig_config``,
+``output_dir``, ``results_file`` and ``formats``; then::
+
+    run = NotebookRun("02_model_order", source=source, recordings=recordings, specs=specs,
+                      rig_config=rig_config, output_dir=output_dir, results_file=results_file,
+                      formats=formats)
+    recs = run.load(["main"])
+    ...
+    run.save(fig, "fig05_model_order", used=["main"])
+    run.write_results({...})
+
+Figures get a provenance sidecar (recordings with source, seed and sha256; code commit;
+notebook; parameters); results get the same plus ``source`` -- the ``source`` attribute of
+the recordings used (``twin`` / ``hardware``), or ``model`` when none was used.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import xarray as xr
+
+from paperlib import __version__, provenance
+from paperlib.experiments import sources
+
+__all__ = ["NotebookRun"]
+
+
+class NotebookRun:
+    """Context of one notebook execution (see module docstring).
+
+    Parameters
+    ----------
+    name : str
+        Notebook name (e.g. ``"02_model_order"``).
+    source : {"archive", "twin", "hardware"}
+    recordings : mapping role -> path, optional
+        Files to read for ``archive``.
+    specs : mapping role -> spec, optional
+        Runs to make for ``twin`` / ``hardware`` (``warm_start`` may name another role).
+    rig_config : path-like, optional
+        Needed for ``hardware``; without a usable rig the constructor raises
+        :class:`~paperlib.experiments.sources.RigUnavailable`.
+    output_dir : path-like
+        Figure directory.
+    results_file : path-like
+        Results JSON.
+    formats : sequence of str
+        Figure formats.
+    parameters : mapping, optional
+        The notebook's analysis parameters (recorded in sidecars and results).
+    """
+
+    def __init__(self, name: str, *, source: str, recordings: Mapping[str, Any] | None = None,
+                 specs: Mapping[str, Mapping[str, Any]] | None = None, rig_config: Any = None,
+                 output_dir: str | os.PathLike[str] = "figures", results_file: str | os.PathLike[str] | None = None,
+                 formats: Sequence[str] = ("png", "svg"), parameters: Mapping[str, Any] | None = None,
+                 progress: bool = True) -> None:
+        sources.check_source(source, rig_config)
+        self.name = name
+        self.source = source
+        self.paths = dict(recordings or {})
+        self.specs = {k: dict(v) for k, v in (specs or {}).items()}
+        self.rig_config = rig_config
+        self.output_dir = Path(output_dir)
+        self.results_file = Path(results_file) if results_file else Path("results") / f"{name}.json"
+        self.formats = tuple(formats)
+        self.parameters = dict(parameters or {})
+        self.progress = progress
+        self.recs: dict[str, xr.Dataset] = {}
+        self.notes: list[str] = []
+        self.commit = provenance.git_commit()
+
+    # -- recordings -----------------------------------------------------------------------------
+    def load(self, roles: Iterable[str]) -> dict[str, xr.Dataset]:
+        """The recordings of the given roles, read (``archive``) or made now (``twin``/``hardware``)."""
+        roles = list(roles)
+        if self.source == "archive":
+            missing = [r for r in roles if r not in self.paths]
+            if missing:
+                raise sources.SourceError(
+                    f"{self.name}: source 'archive' needs recording files for {missing} (parameter 'recordings'); "
+                    f"got {sorted(self.paths)}")
+            got = sources.obtain_recordings({r: {} for r in roles}, source="archive", paths=self.paths)
+        else:
+            missing = [r for r in roles if r not in self.specs]
+            if missing:
+                raise sources.SourceError(f"{self.name}: no run spec for {missing} (parameter 'specs')")
+            got = sources.obtain_recordings(self.specs, source=self.source, rig_config=self.rig_config,
+                                            progress=self.progress)
+        for r in roles:
+            self.recs[r] = got[r]
+        return {r: self.recs[r] for r in roles}
+
+    def source_label(self, roles: Iterable[str] | None = None) -> str:
+        """``twin``, ``hardware`` or ``twin+hardware`` for the recordings used; ``model`` if none."""
+        used = [self.recs[r] for r in (roles if roles is not None else self.recs)]
+        labels = sorted({str(ds.attrs.get("source", "?")) for ds in used})
+        return "+".join(labels) if labels else "model"
+
+    def describe(self, roles: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """Provenance of the recordings used."""
+        roles = list(roles) if roles is not None else list(self.recs)
+        out = []
+        for r in roles:
+            d = sources.describe_recording(self.recs[r], r)
+            if self.recs[r].attrs.get("synthetic"):
+                d["synthetic"] = True
+            out.append(d)
+        return out
+
+    # -- outputs --------------------------------------------------------------------------------
+    def provenance(self, used: Iterable[str] | None = None, **extra: Any) -> dict[str, Any]:
+        """Sidecar / results provenance block."""
+        used = list(used) if used is not None else list(self.recs)
+        return {
+            "notebook": f"notebooks/{self.name}.ipynb",
+            "git_commit": self.commit,
+            "paperlib_version": __version__,
+            "source": self.source_label(used),
+            "recordings": self.describe(used),
+            "parameters": self.parameters,
+            **extra,
+        }
+
+    def save(self, obj: Any, stem: str, used: Iterable[str] | None = None, **extra: Any) -> list[Path]:
+        """Save a figure (all formats) with its provenance sidecar; returns the files written."""
+        from paperlib.figures.io import save
+
+        prov = self.provenance(used, figure=stem, **extra)
+        return save(obj, self.output_dir / stem, self.formats, provenance=prov)
+
+    def note(self, text: str) -> None:
+        """Add a note (e.g. where the twin differs from the paper) to the results."""
+        self.notes.append(text)
+
+    def write_results(self, results: Mapping[str, Any], used: Iterable[str] | None = None) -> Path:
+        """Write the notebook's numbers (JSON, sorted keys) with source and provenance."""
+        out = dict(results)
+        prov = self.provenance(used)
+        out.setdefault("source", prov["source"])
+        out["provenance"] = prov
+        out["notes"] = list(self.notes) + list(results.get("notes", []))
+        self.results_file.parent.mkdir(parents=True, exist_ok=True)
+        self.results_file.write_text(sources.dumps(out) + "\n")
+        return self.results_file

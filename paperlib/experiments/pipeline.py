@@ -1,0 +1,356 @@
+"""The pipeline's plan: configuration, which recordings come from where, notebook parameters, outputs.
+
+The ``Snakefile`` is thin: it asks this module what to build. Data flow::
+
+    codegen check -> recordings -> notebooks (papermill, -f params) -> figures/, results/*.json
+                                                                   -> results/paper_comparison.{csv,md}
+
+Configuration (``config/default.yaml``; another file given to ``paperlib reproduce --config``
+is merged over it, key by key):
+
+``source``
+    ``twin`` (default): recordings listed by name in ``data/recordings/registry.toml`` are
+    read from there, the others are made by the twin into ``<results_dir>/recordings/``.
+    ``hardware``: the same, but missing recordings are made on the robot
+    (``paperlib run --rig hardware``); needs ``rig_config`` and refuses without a rig.
+    ``archive``: every recording must be in the registry; nothing is made.
+``rig_config``
+    Rig TOML (``config/rig.example.toml`` documents the keys); hardware only.
+``use_archive``
+    Take registered recordings from the archive (default true).
+``results_dir``, ``figures_dir``
+    Output roots (``results``, ``figures``).
+``formats``
+    Figure formats (``[png, svg]``).
+``recordings``
+    name -> recording spec (:data:`paperlib.experiments.sources.SPEC_KEYS`; plus optional
+    ``archive_name``, the registry name if it differs).
+``notebooks``
+    notebook -> its settings (recordings it uses by role, and analysis parameters).
+
+Command line (used by the Snakefile's shell rules)::
+
+    python -m paperlib.experiments.pipeline record --name N --spec JSON --source twin --output F.nc [--warm-from W.nc]
+    python -m paperlib.experiments.pipeline verify --name N --file F.nc --output CHECK
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from paperlib import provenance
+from paperlib.experiments import sources
+
+__all__ = ["ROOT", "DEFAULT_CONFIG", "NOTEBOOKS", "load_config", "merge", "normalise_config", "recording_plan",
+           "notebook_params", "notebook_outputs", "figure_files", "final_targets", "code_inputs", "codegen_inputs",
+           "write_params", "made_outputs", "main"]
+
+ROOT = provenance.REPO_ROOT
+DEFAULT_CONFIG = ROOT / "config" / "default.yaml"
+
+#: Notebook -> the figure stems it writes (named after the paper's figures).
+NOTEBOOKS: dict[str, list[str]] = {
+    "01_workspace_trajectories": ["fig04a_condition_index_joint_space", "fig04b_condition_index_task_space"],
+    "02_model_order": ["fig05_model_order"],
+    "03_friction_fits": ["fig06a_friction_velocity_joint1", "fig06b_friction_velocity_joint2",
+                         "fig07a_friction_time_joint1", "fig07b_friction_time_joint2"],
+    "04_controller_comparison": ["fig08_peak_errors", "fig09_rms_errors", "fig10a_setpoint_acceleration",
+                                 "fig10b_setpoint_velocity", "fig10c_setpoint_position", "fig10d_errors_pd",
+                                 "fig10e_errors_ctc", "fig10f_errors_ac", "fig11_torque_shares"],
+    "05_temperature_convergence": ["fig12a_friction_temperature_joint1", "fig12b_friction_temperature_joint2",
+                                   "fig13_pi_pds", "fig14a_pi_F_order0", "fig14b_pi_F_order1",
+                                   "fig15a_pi_F_order2", "fig15b_pi_F_order3"],
+}
+
+_PIPELINE_ONLY_SPEC_KEYS = ("archive_name", "description")
+
+
+def merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """Recursive merge of mappings (``over`` wins; nested mappings merged key by key)."""
+    out = copy.deepcopy(dict(base))
+    for k, v in over.items():
+        if isinstance(v, Mapping) and isinstance(out.get(k), Mapping):
+            out[k] = merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def load_config(path: str | Path | None = None) -> dict[str, Any]:
+    """The default configuration, with ``path`` (if given) merged over it, normalised."""
+    with DEFAULT_CONFIG.open() as fh:
+        cfg = yaml.safe_load(fh)
+    if path is not None and Path(path).resolve() != DEFAULT_CONFIG.resolve():
+        with Path(path).open() as fh:
+            cfg = merge(cfg, yaml.safe_load(fh) or {})
+    return normalise_config(cfg)
+
+
+def normalise_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """Check a configuration and fill defaults.
+
+    Raises
+    ------
+    ValueError
+        Unknown source, unknown notebook, a notebook using an undefined recording.
+    sources.RigUnavailable
+        ``source: hardware`` without a usable rig.
+    """
+    cfg = copy.deepcopy(dict(cfg))
+    cfg.setdefault("source", "twin")
+    cfg.setdefault("rig_config", None)
+    cfg.setdefault("use_archive", True)
+    cfg.setdefault("results_dir", "results")
+    cfg.setdefault("figures_dir", "figures")
+    cfg.setdefault("formats", ["png", "svg"])
+    cfg.setdefault("registry", "data/recordings/registry.toml")
+    cfg.setdefault("recordings", {})
+    cfg.setdefault("notebooks", {})
+    if cfg["source"] not in sources.SOURCES:
+        raise ValueError(f"config: source must be one of {sources.SOURCES}, not {cfg['source']!r}")
+    if cfg["source"] == "hardware":
+        sources.require_rig(cfg["rig_config"])
+    unknown = sorted(set(cfg["notebooks"]) - set(NOTEBOOKS))
+    if unknown:
+        raise ValueError(f"config: unknown notebook(s) {unknown}; known: {sorted(NOTEBOOKS)}")
+    for nb in NOTEBOOKS:
+        cfg["notebooks"].setdefault(nb, {})
+        for role, rec in _notebook_recordings(cfg, nb).items():
+            if rec not in cfg["recordings"]:
+                raise ValueError(f"config: notebook {nb} uses recording {rec!r} ({role}), which is not under 'recordings'")
+    for name, spec in cfg["recordings"].items():
+        bad = sorted(set(spec) - set(sources.SPEC_KEYS) - set(_PIPELINE_ONLY_SPEC_KEYS))
+        if bad:
+            raise ValueError(f"config: recording {name!r} has unknown key(s) {bad}")
+        if spec.get("warm_start") and spec["warm_start"] not in cfg["recordings"]:
+            raise ValueError(f"config: recording {name!r} warm-starts from unknown recording {spec['warm_start']!r}")
+    return cfg
+
+
+def _notebook_recordings(cfg: Mapping[str, Any], nb: str) -> dict[str, str]:
+    """Role -> recording name used by a notebook (``recording`` or ``recordings`` settings)."""
+    s = cfg["notebooks"].get(nb, {})
+    out: dict[str, str] = {}
+    if s.get("recording"):
+        out["main"] = s["recording"]
+    out.update(s.get("recordings") or {})
+    return out
+
+
+def recording_plan(cfg: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Where each recording comes from.
+
+    Returns
+    -------
+    dict name -> {"path": str (relative to the repo root), "origin": "archive" | "twin" | "hardware",
+                  "spec": dict (run spec without pipeline-only keys), "warm_from": name or None}
+
+    Raises
+    ------
+    ValueError
+        ``source: archive`` and a recording is not in the registry.
+    """
+    plan: dict[str, dict[str, Any]] = {}
+    registry = ROOT / cfg["registry"]
+    rdir = Path(cfg["results_dir"]) / "recordings"
+    for name, spec in cfg["recordings"].items():
+        spec = dict(spec)
+        arch_name = spec.get("archive_name") or name
+        archived = sources.registry_lookup(arch_name, registry) if (cfg["use_archive"] or cfg["source"] == "archive") else None
+        run_spec = {k: v for k, v in spec.items() if k not in _PIPELINE_ONLY_SPEC_KEYS}
+        if archived is not None:
+            path = archived.resolve()
+            try:
+                rel = str(path.relative_to(ROOT))
+            except ValueError:
+                rel = str(path)
+            plan[name] = {"path": rel, "origin": "archive", "spec": run_spec, "warm_from": None, "archive_name": arch_name}
+        elif cfg["source"] == "archive":
+            raise ValueError(f"config: source 'archive' but recording {name!r} (registry name {arch_name!r}) is not "
+                             f"listed in {cfg['registry']}")
+        else:
+            warm = run_spec.pop("warm_start", None)
+            plan[name] = {"path": str(rdir / f"{name}.nc"), "origin": cfg["source"], "spec": run_spec, "warm_from": warm}
+    return plan
+
+
+def notebook_params(cfg: Mapping[str, Any], plan: Mapping[str, Mapping[str, Any]], nb: str) -> dict[str, Any]:
+    """The papermill parameters of one notebook in the pipeline (recordings read as files)."""
+    s = dict(cfg["notebooks"].get(nb, {}))
+    roles = _notebook_recordings(cfg, nb)
+    s.pop("recording", None)
+    s.pop("recordings", None)
+    params: dict[str, Any] = {
+        "source": "archive",
+        "recordings": {role: plan[rec]["path"] for role, rec in roles.items()},
+        "rig_config": None,
+        "output_dir": cfg["figures_dir"],
+        "results_file": str(Path(cfg["results_dir"]) / f"{nb}.json"),
+        "formats": list(cfg["formats"]),
+        "pipeline_source": cfg["source"],
+    }
+    params.update(s)
+    return params
+
+
+def write_params(path: str | Path, params: Mapping[str, Any]) -> None:
+    """Write a papermill parameters file (YAML, keys sorted)."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(yaml.safe_dump(json.loads(json.dumps(params)), sort_keys=True))
+
+
+def figure_files(cfg: Mapping[str, Any], nb: str) -> list[str]:
+    """Figure files (each format plus the provenance sidecar ``.json``) a notebook writes."""
+    fdir = Path(cfg["figures_dir"])
+    out = []
+    for stem in NOTEBOOKS[nb]:
+        out += [str(fdir / f"{stem}.{fmt}") for fmt in cfg["formats"]]
+        out.append(str(fdir / f"{stem}.json"))
+    return out
+
+
+def notebook_outputs(cfg: Mapping[str, Any], nb: str) -> dict[str, Any]:
+    """Executed notebook, results file and figure files of a notebook."""
+    r = Path(cfg["results_dir"])
+    return {"executed": str(r / "notebooks" / f"{nb}.ipynb"), "results": str(r / f"{nb}.json"),
+            "figures": figure_files(cfg, nb)}
+
+
+def notebook_recording_inputs(cfg: Mapping[str, Any], plan: Mapping[str, Mapping[str, Any]], nb: str) -> list[str]:
+    """Recording files (and archive checks) a notebook depends on."""
+    out = []
+    for rec in _notebook_recordings(cfg, nb).values():
+        out.append(plan[rec]["path"])
+        if plan[rec]["origin"] == "archive":
+            out.append(str(Path(cfg["results_dir"]) / "checks" / f"archive_{rec}.ok"))
+    return out
+
+
+def comparison_outputs(cfg: Mapping[str, Any]) -> list[str]:
+    r = Path(cfg["results_dir"])
+    return [str(r / "paper_comparison.csv"), str(r / "paper_comparison.md")]
+
+
+def final_targets(cfg: Mapping[str, Any]) -> list[str]:
+    """Everything ``rule all`` asks for."""
+    out = []
+    for nb in NOTEBOOKS:
+        o = notebook_outputs(cfg, nb)
+        out += [o["executed"], o["results"]] + o["figures"]
+    return out + comparison_outputs(cfg)
+
+
+def code_inputs() -> list[str]:
+    """Source files whose change should re-run the notebooks (experiments, figures, estimator, models)."""
+    pats = ["paperlib/experiments/*.py", "paperlib/figures/*.py", "paperlib/estimation/ewrls.py",
+            "paperlib/estimation/replay.py", "paperlib/friction.py", "paperlib/robots/five_bar.py",
+            "paperlib/control/trajectories.py", "data/robots/five_bar.toml"]
+    files: list[str] = []
+    for p in pats:
+        files += sorted(str(f.relative_to(ROOT)) for f in ROOT.glob(p))
+    return files
+
+
+def recording_code_inputs() -> list[str]:
+    """Source files whose change should re-make twin recordings."""
+    pats = ["paperlib/twin/*.py", "paperlib/control/*.py", "paperlib/estimation/ewrls.py", "paperlib/friction.py",
+            "paperlib/robots/five_bar.py", "data/robots/five_bar.toml", "data/twin/*.toml"]
+    files: list[str] = []
+    for p in pats:
+        files += sorted(str(f.relative_to(ROOT)) for f in ROOT.glob(p))
+    return files
+
+
+def codegen_inputs() -> list[str]:
+    """Inputs of the code-generation check (symbolic sources, generator, generated kernels)."""
+    pats = ["paperlib/symbolic/*.py", "paperlib/codegen.py", "paperlib/kernels/*.py"]
+    files: list[str] = []
+    for p in pats:
+        files += sorted(str(f.relative_to(ROOT)) for f in ROOT.glob(p))
+    return files
+
+
+def made_outputs(cfg: Mapping[str, Any]) -> dict[str, list[str]]:
+    """What the pipeline makes, grouped, for the end-of-run listing (existing files only)."""
+    figs = []
+    for nb in NOTEBOOKS:
+        figs += [f for f in figure_files(cfg, nb) if not f.endswith(".json")]
+    r = Path(cfg["results_dir"])
+    tables = comparison_outputs(cfg) + [str(r / f"{nb}.json") for nb in NOTEBOOKS]
+    notebooks = [notebook_outputs(cfg, nb)["executed"] for nb in NOTEBOOKS]
+    recs = [str(r / "recordings" / p.name) for p in sorted((ROOT / r / "recordings").glob("*.nc"))]
+    exist = lambda fs: [f for f in fs if (ROOT / f).exists()]  # noqa: E731  (ROOT / absolute = absolute)
+    return {"figures": exist(figs), "tables": exist(tables), "notebooks": exist(notebooks), "recordings": recs}
+
+
+# --------------------------------------------------------------------------------------------
+# command line (called by the Snakefile's shell rules)
+# --------------------------------------------------------------------------------------------
+
+def _cmd_record(a: argparse.Namespace) -> int:
+    from paperlib.recordings import read_recording
+
+    spec = json.loads(a.spec)
+    warm = read_recording(a.warm_from) if a.warm_from else None
+    t0 = time.perf_counter()
+    ds = sources.make_recording_now(spec, source=a.source, rig_config=a.rig_config or None, warm_from=warm,
+                                    output=a.output, progress=True)
+    wall = time.perf_counter() - t0
+    dur = float(ds["time"].values[-1])
+    print(f"recording {a.name}: {a.source}, {spec.get('controller')} {dur:.1f} s, seed {spec.get('seed')}, "
+          f"converged_s = {ds.attrs.get('converged_s')}, made in {wall:.1f} s -> {a.output}")
+    return 0
+
+
+def _cmd_verify(a: argparse.Namespace) -> int:
+    from paperlib.recordings import load_registry, read_recording, sha256_file
+
+    entries = {e.name: e for e in load_registry(a.registry)}
+    if a.name not in entries:
+        print(f"{a.name}: not in {a.registry}", file=sys.stderr)
+        return 1
+    e = entries[a.name]
+    digest = sha256_file(e.path)
+    if digest != e.sha256:
+        print(f"{a.name}: sha256 mismatch for {e.path}: registry {e.sha256}, file {digest}", file=sys.stderr)
+        return 1
+    ds = read_recording(e.path)
+    if ds.attrs.get("source") != e.source:
+        print(f"{a.name}: registry says source {e.source!r}, the file {ds.attrs.get('source')!r}", file=sys.stderr)
+        return 1
+    Path(a.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(a.output).write_text(f"{e.name} {e.file} sha256={digest} source={e.source}\n")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m paperlib.experiments.pipeline")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record", help="make one recording (twin or hardware)")
+    r.add_argument("--name", required=True)
+    r.add_argument("--spec", required=True, help="recording spec as JSON")
+    r.add_argument("--source", required=True, choices=["twin", "hardware"])
+    r.add_argument("--rig-config", default="")
+    r.add_argument("--warm-from", default="", help="recording whose final estimate initialises the estimator")
+    r.add_argument("--output", required=True)
+    r.set_defaults(func=_cmd_record)
+    v = sub.add_parser("verify", help="check an archived recording against the registry")
+    v.add_argument("--name", required=True)
+    v.add_argument("--registry", default=str(ROOT / "data" / "recordings" / "registry.toml"))
+    v.add_argument("--output", required=True)
+    v.set_defaults(func=_cmd_verify)
+    a = ap.parse_args(argv)
+    return int(a.func(a))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""Reproducible static figures: the holoviews matplotlib backend with fixed metadata.
+
+:func:`save` renders a holoviews object (or a matplotlib figure) and writes PNG/SVG/PDF so
+that two runs on the same inputs give byte-identical files:
+
+* ``rcParams['svg.hashsalt']`` is fixed (SVG element ids are otherwise random);
+* no creation date in the metadata, unless ``SOURCE_DATE_EPOCH`` is set, in which case
+  matplotlib writes that date (the reproducible-builds convention);
+* no software/version string in PNG/SVG/PDF metadata (so a matplotlib patch release does not
+  change every file's bytes by itself);
+* fixed dpi and font settings; files are written to a temporary name and renamed.
+
+Each figure also gets a sidecar ``<stem>.json`` recording what it was made from (recordings
+with their source, seed and sha256, the notebook, the git commit of the code) and the
+sha256 of each image file. The commit lives in the sidecar, not in the image, so an
+unchanged figure stays byte-identical across commits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+__all__ = ["SVG_HASHSALT", "DEFAULT_DPI", "configure", "render", "save", "figure_metadata"]
+
+SVG_HASHSALT = "paperlib"
+DEFAULT_DPI = 150
+
+_configured = False
+
+
+def configure() -> None:
+    """Select holoviews' matplotlib backend and set the reproducibility rcParams (idempotent)."""
+    global _configured
+    import matplotlib
+
+    import holoviews as hv
+
+    if not _configured or hv.Store.current_backend != "matplotlib":
+        hv.extension("matplotlib", logo=False)
+        hv.Store.set_current_backend("matplotlib")
+    rc = matplotlib.rcParams
+    rc["svg.hashsalt"] = SVG_HASHSALT
+    rc["svg.fonttype"] = "path"
+    rc["pdf.fonttype"] = 42
+    rc["font.family"] = "DejaVu Sans"
+    rc["figure.dpi"] = DEFAULT_DPI
+    rc["savefig.dpi"] = DEFAULT_DPI
+    rc["path.simplify"] = True
+    _configured = True
+
+
+def figure_metadata(fmt: str) -> dict[str, Any]:
+    """Metadata for ``savefig`` that carries no date (unless SOURCE_DATE_EPOCH) and no version."""
+    epoch = "SOURCE_DATE_EPOCH" in os.environ
+    if fmt == "png":
+        return {"Software": None}
+    if fmt == "svg":
+        md: dict[str, Any] = {"Creator": None}
+        if not epoch:
+            md["Date"] = None
+        return md
+    if fmt == "pdf":
+        md = {"Creator": None, "Producer": None}
+        if not epoch:
+            md["CreationDate"] = None
+            md["ModDate"] = None
+        return md
+    return {}
+
+
+def render(obj: Any):
+    """A matplotlib Figure for a holoviews object (or the figure itself)."""
+    import matplotlib.figure
+
+    configure()
+    if isinstance(obj, matplotlib.figure.Figure):
+        return obj
+    import holoviews as hv
+
+    return hv.render(obj, backend="matplotlib")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def save(obj: Any, path_stem: str | os.PathLike[str], formats: Iterable[str] = ("png", "svg"), *,
+         dpi: int = DEFAULT_DPI, provenance: Mapping[str, Any] | None = None) -> list[Path]:
+    """Render and write a figure reproducibly.
+
+    Parameters
+    ----------
+    obj : holoviews object or matplotlib.figure.Figure
+        What to draw.
+    path_stem : path-like
+        Output path without extension, e.g. ``figures/fig05_model_order``.
+    formats : iterable of str
+        Any of "png", "svg", "pdf".
+    dpi : int
+        Raster resolution [dots per inch].
+    provenance : mapping, optional
+        Written, with the image files' sha256, to ``<stem>.json`` (sorted keys).
+
+    Returns
+    -------
+    list of Path
+        The files written (images, then the sidecar if any).
+    """
+    import matplotlib.pyplot as plt
+
+    fig = render(obj)
+    stem = Path(path_stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    try:
+        for fmt in formats:
+            fmt = fmt.lower().lstrip(".")
+            target = stem.with_name(stem.name + "." + fmt)
+            fd, tmp = tempfile.mkstemp(prefix=f".{stem.name}.", suffix="." + fmt, dir=stem.parent)
+            os.close(fd)
+            try:
+                fig.savefig(tmp, format=fmt, dpi=dpi, metadata=figure_metadata(fmt), bbox_inches="tight", pad_inches=0.1)
+                os.chmod(tmp, 0o666 & ~_umask())
+                os.replace(tmp, target)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+            written.append(target)
+    finally:
+        plt.close(fig)
+    if provenance is not None:
+        side = dict(provenance)
+        side["files"] = {p.name: {"sha256": _sha256(p), "bytes": p.stat().st_size} for p in written}
+        sidecar = stem.with_name(stem.name + ".json")
+        sidecar.write_text(json.dumps(side, indent=1, sort_keys=True, default=str) + "\n")
+        written.append(sidecar)
+    return written

@@ -1,0 +1,272 @@
+"""Holoviews builders for the flagship paper's Figs. 4-15 (matplotlib backend for files).
+
+Every builder takes the experiment results (xarray / numpy, SI units) and returns a holoviews
+object; unit conversions for display (deg, mrad) happen here only, in names ending in the unit
+(``_deg``, ``_mrad``). Nothing is computed here that a number in the results depends on.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import xarray as xr
+
+__all__ = [
+    "condition_map_joint", "condition_map_task", "model_order", "friction_velocity", "friction_time",
+    "error_bars", "setpoint_panel", "error_panel", "torque_shares", "friction_temperature", "parameter_history",
+]
+
+MODEL_COLORS = {1: "#1b9e77", 2: "#d95f02", 3: "#7570b3", 4: "#e7298a", 5: "#66a61e"}
+CONTROLLER_COLORS = {"PD": "#d62728", "CTC": "#ff7f0e", "AC": "#1f77b4", "OPEN": "#7f7f7f"}
+JOINT_STYLES = {1: "solid", 2: "dashed"}
+STATE_COLORS = {"cold": "#1f77b4", "warm": "#d62728"}
+PART_COLORS = {"dynamic_ff": "#1f77b4", "friction_ff": "#ff7f0e", "feedback": "#2ca02c"}
+PART_LABELS = {"dynamic_ff": "dynamic feed-forward", "friction_ff": "friction feed-forward", "feedback": "feedback"}
+SIZE = (5.5, 4.0)
+
+
+def _hv():
+    from paperlib.figures.io import configure
+
+    configure()
+    import holoviews as hv
+
+    return hv
+
+
+def _colorbar_hook(label: str):
+    """A holoviews hook adding a matplotlib colorbar beside the axes (holoviews' own misplaces it with a fixed aspect)."""
+    def hook(plot: Any, element: Any) -> None:
+        ax = plot.handles["axis"]
+        artist = plot.handles.get("artist")
+        if artist is not None:
+            cb = ax.figure.colorbar(artist, ax=ax, shrink=0.8, pad=0.02)
+            cb.set_label(label)
+    return hook
+
+
+def _closed(v: np.ndarray) -> np.ndarray:
+    return np.vstack([v, v[:1]])
+
+
+# -- Fig. 4 --------------------------------------------------------------------------------------
+
+def condition_map_joint(grid: xr.DataArray, polygon_vertices: np.ndarray, traj: xr.Dataset, title: str = "") -> Any:
+    """Fig. 4a: condition index (reds) over the joint space, the polygon (black), trajectories coloured by speed (blues)."""
+    hv = _hv()
+    q1_deg = np.degrees(grid["q1"].values)
+    q2_deg = np.degrees(grid["q2"].values)
+    img = hv.Image((q1_deg, q2_deg, grid.values.T), kdims=["q1_deg", "q2_deg"], vdims=["sigma"]).opts(
+        cmap="Reds", colorbar=True, clim=(0.0, 1.0), alpha=0.85)
+    poly = hv.Path([_closed(np.degrees(polygon_vertices))], kdims=["q1_deg", "q2_deg"]).opts(color="black", linewidth=2)
+    q = np.degrees(traj["q"].values)
+    pts = hv.Points((q[:, 0], q[:, 1], traj["speed"].values), kdims=["q1_deg", "q2_deg"], vdims=["speed_rad_s"]).opts(
+        color="speed_rad_s", cmap="Blues", s=4, colorbar=True, clim=(0.0, float(traj["speed"].max())))
+    return (img * poly * pts).opts(
+        xlabel="q1 [deg]", ylabel="q2 [deg]", title=title or "Fig. 4a: condition index and trajectories (joint space)",
+        fig_inches=(7.5, 5.5), data_aspect=1)
+
+
+def condition_map_task(ts: Mapping[str, Any], title: str = "") -> Any:
+    """Fig. 4b: the same in the task space (end point p), trajectories coloured by end-point speed [m/s]."""
+    hv = _hv()
+    g = ts["grid_p"]
+    bg = hv.Points((g[:, 0], g[:, 1], ts["grid_sigma"]), kdims=["px_m", "py_m"], vdims=["sigma"]).opts(
+        color="sigma", cmap="Reds", s=2, alpha=0.6, colorbar=False, clim=(0.0, 1.0))
+    poly = hv.Path([ts["poly_p"]], kdims=["px_m", "py_m"]).opts(color="black", linewidth=2)
+    p = ts["p"]
+    pts = hv.Points((p[:, 0], p[:, 1], ts["p_speed"]), kdims=["px_m", "py_m"], vdims=["speed_m_s"]).opts(
+        color="speed_m_s", cmap="Blues", s=4, colorbar=False, clim=(0.0, float(np.max(ts["p_speed"]))),
+        hooks=[_colorbar_hook("end-point speed [m/s]")])
+    allp = np.vstack([g, ts["poly_p"], p])
+    span = allp.max(axis=0) - allp.min(axis=0)
+    return (bg * poly * pts).opts(xlabel="p_x [m]", ylabel="p_y [m]",
+                                  title=title or "Fig. 4b: task space (reds: condition index as in 4a)",
+                                  fig_inches=(7.5, 5.5), aspect=float(span[0] / span[1]))
+
+
+# -- Fig. 5 --------------------------------------------------------------------------------------
+
+def model_order(study: xr.Dataset, chosen: int | None = None, title: str = "", zoom_after_fraction: float = 0.1) -> Any:
+    """Fig. 5: running RMS residual rho_rms(t) of each Table-4 model.
+
+    The vertical range is that of the curves after ``zoom_after_fraction`` of the run (the
+    first seconds, from ``pi = (1, 0)``, run off the plot), so the gaps between models show.
+    """
+    hv = _hv()
+    curves = []
+    t = study["t"].values
+    for m in study["model"].values:
+        m = int(m)
+        rho = study["rho_rms"].sel(model=m).values
+        ok = (t > 0) & (rho > 0)
+        lbl = f"model ({m}), {int(study['n_params'].sel(model=m))} par." + (" <- chosen" if chosen == m else "")
+        curves.append(hv.Curve((t[ok], rho[ok]), "t_s", "rho_rms_Nm", label=lbl).opts(
+            color=MODEL_COLORS.get(m, "black"), linewidth=2.5 if chosen == m else 1.5))
+    late = study["rho_rms"].values[:, t >= zoom_after_fraction * t[-1]]
+    lo, hi = float(np.nanmin(late)), float(np.nanmax(late))
+    pad = 0.15 * (hi - lo) if hi > lo else 0.1 * abs(hi) + 1e-12
+    return hv.Overlay(curves).opts(xlabel="t [s]", ylabel="rho_rms [N m]", legend_position="right",
+                                   title=title or "Fig. 5: RMS estimation residual by friction model",
+                                   fig_inches=(9.0, 4.0), aspect=2.0, ylim=(lo - pad, hi + pad), fontscale=1.1)
+
+
+# -- Figs. 6-7 -----------------------------------------------------------------------------------
+
+def friction_velocity(comp: xr.Dataset, joint: int, truth_curve: tuple[np.ndarray, np.ndarray] | None = None,
+                      max_points: int = 20000, title: str = "") -> Any:
+    """Fig. 6: friction Lagrangian component vs joint rate: measured (eq. 51, blue), model (red), twin truth (black)."""
+    hv = _hv()
+    c = comp.sel(joint=joint)
+    n = c.sizes["time"]
+    step = max(1, n // max_points)
+    qd = c["qd"].values[::step]
+    meas = hv.Scatter((qd, c["Q_F_meas"].values[::step]), "qd_rad_s", "Q_F_Nm", label="measured (eq. 51)").opts(
+        color="#1f77b4", s=3, alpha=0.35)
+    model = hv.Scatter((qd, c["Q_F_model"].values[::step]), "qd_rad_s", "Q_F_Nm", label="model (3), estimate at t").opts(
+        color="#d62728", s=3, alpha=0.6)
+    layers = [meas, model]
+    if truth_curve is not None and len(truth_curve[0]):
+        layers.append(hv.Curve(truth_curve, "qd_rad_s", "Q_F_Nm", label="twin truth (binned mean)").opts(
+            color="black", linewidth=1.5))
+    return hv.Overlay(layers).opts(xlabel=f"qd{joint} [rad/s]", ylabel=f"Q_F,{joint} [N m]", legend_position="top_right",
+                                   title=title or f"Fig. 6{'ab'[joint - 1]}: friction vs velocity, joint {joint}",
+                                   fig_inches=(6.5, 4.5), aspect=1.4)
+
+
+def friction_time(comp: xr.Dataset, joint: int, window: tuple[float, float], title: str = "") -> Any:
+    """Fig. 7: motor torque Lagrangian component Q_m (measured) and its prediction over a window."""
+    hv = _hv()
+    c = comp.sel(joint=joint).sel(time=slice(*window))
+    t = c["time"].values
+    meas = hv.Curve((t, c["Q_m"].values), "t_s", "Q_m_Nm", label="Q_m (measured torque, eq. 7)").opts(
+        color="#1f77b4", linewidth=1.2)
+    pred = hv.Curve((t, c["Q_m_pred"].values), "t_s", "Q_m_Nm", label="prediction: dynamics + friction model").opts(
+        color="#d62728", linewidth=1.0, linestyle="dashed")
+    dyn = hv.Curve((t, -c["Q_I"].values), "t_s", "Q_m_Nm", label="frictionless dynamics only").opts(
+        color="#7f7f7f", linewidth=0.8, alpha=0.7)
+    return (dyn * meas * pred).opts(xlabel="t [s]", ylabel=f"Q_m,{joint} [N m]", legend_position="top_right",
+                                    title=title or f"Fig. 7{'ab'[joint - 1]}: motor torque components, joint {joint}",
+                                    fig_inches=(10.0, 3.6), aspect=3.2, fontscale=1.2)
+
+
+# -- Figs. 8-11 ----------------------------------------------------------------------------------
+
+def error_bars(metrics: xr.Dataset, kind: str, title: str = "") -> Any:
+    """Figs. 8 (peak) and 9 (RMS): joint position errors per controller and joint [mrad]."""
+    hv = _hv()
+    rows = []
+    for j in metrics["joint"].values:
+        for ctrl in metrics["controller"].values:
+            rows.append((f"joint {int(j)}", str(ctrl), 1e3 * float(metrics[kind].sel(controller=ctrl, joint=j))))
+    order = [c for c in ("PD", "CTC", "AC", "OPEN") if c in metrics["controller"].values]
+    bars = hv.Bars(rows, kdims=["joint", hv.Dimension("controller", values=order)], vdims=[f"{kind}_error_mrad"])
+    fig = "8" if kind == "peak" else "9"
+    return bars.opts(color=hv.dim("controller").categorize(CONTROLLER_COLORS), ylabel=f"{kind} error [mrad]",
+                     xlabel="", title=title or f"Fig. {fig}: {kind} joint position errors", fig_inches=(6.0, 4.0),
+                     aspect=1.4, show_legend=False)
+
+
+def setpoint_panel(ds: xr.Dataset, var: str, window: tuple[float, float], title: str = "") -> Any:
+    """Fig. 10a-c: set-point acceleration / velocity / position of both joints over a window."""
+    hv = _hv()
+    c = ds.sel(time=slice(*window))
+    t = c["time"].values
+    label = {"qdd_sp": ("qdd_sp [rad/s^2]", "a"), "qd_sp": ("qd_sp [rad/s]", "b"), "q_sp": ("q_sp [deg]", "c")}[var]
+    curves = []
+    for j in c["joint"].values:
+        y = c[var].sel(joint=j).values
+        if var == "q_sp":
+            y = np.degrees(y)
+        curves.append(hv.Curve((t, y), "t_s", var + ("_deg" if var == "q_sp" else ""), label=f"joint {int(j)}").opts(
+            linestyle=JOINT_STYLES.get(int(j), "solid"), color="black" if int(j) == 1 else "#7f7f7f"))
+    return hv.Overlay(curves).opts(xlabel="t [s]", ylabel=label[0], legend_position="right",
+                                   title=title or f"Fig. 10{label[1]}: set-points", fig_inches=(10.0, 3.0), aspect=3.5,
+                                   fontscale=1.2)
+
+
+def error_panel(ds: xr.Dataset, controller: str, window: tuple[float, float], letter: str, title: str = "") -> Any:
+    """Fig. 10d-f: joint errors q_sp - q [mrad] of one controller over a window."""
+    hv = _hv()
+    c = ds.sel(time=slice(*window))
+    t = c["time"].values
+    curves = []
+    for j in c["joint"].values:
+        e = 1e3 * (c["q_sp"].sel(joint=j).values - c["q"].sel(joint=j).values)
+        curves.append(hv.Curve((t, e), "t_s", "error_mrad", label=f"joint {int(j)}").opts(
+            color=CONTROLLER_COLORS.get(controller, "black"), linestyle=JOINT_STYLES.get(int(j), "solid")))
+    return hv.Overlay(curves).opts(xlabel="t [s]", ylabel="q_sp - q [mrad]", legend_position="right",
+                                   title=title or f"Fig. 10{letter}: joint errors, {controller}", fig_inches=(10.0, 3.0),
+                                   aspect=3.5, fontscale=1.2)
+
+
+def torque_shares(shares: xr.DataArray, title: str = "") -> Any:
+    """Fig. 11: share of each torque part (RMS) per motor under AC [%], stacked bars."""
+    hv = _hv()
+    rows = []
+    for j in shares["joint"].values:
+        for p in shares["part"].values:
+            rows.append((f"motor {int(j)}", PART_LABELS.get(str(p), str(p)), float(shares.sel(part=p, joint=j))))
+    order = [PART_LABELS[k] for k in PART_COLORS]
+    bars = hv.Bars(rows, kdims=["motor", hv.Dimension("part", values=order)], vdims=["share_percent"])
+    colors = {PART_LABELS[k]: v for k, v in PART_COLORS.items()}
+    return bars.opts(stacked=True, color=hv.dim("part").categorize(colors), ylabel="share of RMS torque [%]",
+                     xlabel="", ylim=(0, 100), title=title or "Fig. 11: torque shares under AC (RMS)",
+                     fig_inches=(8.0, 4.5), aspect=1.0, legend_position="right", show_legend=True)
+
+
+# -- Figs. 12-15 ---------------------------------------------------------------------------------
+
+def friction_temperature(comps: Mapping[str, xr.Dataset], curves: Mapping[str, tuple[np.ndarray, np.ndarray]],
+                         joint: int, temperatures: Mapping[str, float], max_points: int = 15000, title: str = "") -> Any:
+    """Fig. 12: friction vs velocity at room temperature (blue) and after the warm-up (red): points (eq. 51) and model curves."""
+    hv = _hv()
+    layers = []
+    for state, comp in comps.items():
+        c = comp.sel(joint=joint)
+        step = max(1, c.sizes["time"] // max_points)
+        T = temperatures.get(state, float("nan"))
+        lbl = f"{state} ({T:.0f} C)" if np.isfinite(T) else state
+        layers.append(hv.Scatter((c["qd"].values[::step], c["Q_F_meas"].values[::step]), "qd_rad_s", "Q_F_Nm",
+                                 label=f"measured, {lbl}").opts(color=STATE_COLORS.get(state, "black"), s=2, alpha=0.25))
+    for state, (v, f) in curves.items():
+        layers.append(hv.Curve((v, f), "qd_rad_s", "Q_F_Nm", label=f"model (3), {state}").opts(
+            color=STATE_COLORS.get(state, "black"), linewidth=2))
+    return hv.Overlay(layers).opts(xlabel=f"qd{joint} [rad/s]", ylabel=f"Q_F,{joint} [N m]", legend_position="top_right",
+                                   title=title or f"Fig. 12{'ab'[joint - 1]}: friction at two temperatures, joint {joint}",
+                                   fig_inches=(6.5, 4.5), aspect=1.4)
+
+
+def parameter_history(histories: Mapping[str, xr.Dataset], params: Sequence[str], ylabel: str, title: str,
+                      conv_times: Mapping[str, float] | None = None, zoom_after_s: float = 1.0) -> Any:
+    """Figs. 13-15: estimate histories of selected parameters, cold (blue) and warm (red), joint 1 solid, 2 dashed.
+
+    The vertical range is that of the estimates after ``zoom_after_s`` seconds (the first
+    samples from ``pi = (1, 0)`` swing widely); the transient runs off the top/bottom.
+    """
+    hv = _hv()
+    layers = []
+    lo, hi = np.inf, -np.inf
+    for h in histories.values():
+        t = h["t"].values - h["t"].values[0]
+        late = t >= min(zoom_after_s, 0.2 * t[-1])
+        for name in params:
+            if name in h["param"].values:
+                x = h["theta"].sel(param=name).values[late]
+                lo, hi = min(lo, float(np.min(x))), max(hi, float(np.max(x)))
+    for state, h in histories.items():
+        t = h["t"].values - h["t"].values[0]
+        for name in params:
+            if name not in h["param"].values:
+                continue
+            j = int(name.split(",")[1])
+            layers.append(hv.Curve((t, h["theta"].sel(param=name).values), "t_s", "estimate", label=f"{name} ({state})").opts(
+                color=STATE_COLORS.get(state, "black"), linestyle=JOINT_STYLES.get(j, "solid"), linewidth=1.3))
+    if conv_times:
+        for state, tc in conv_times.items():
+            if tc is not None and np.isfinite(tc):
+                layers.append(hv.VLine(tc).opts(color=STATE_COLORS.get(state, "black"), linestyle="dotted", linewidth=1))
+    pad = 0.1 * (hi - lo) if np.isfinite(hi - lo) and hi > lo else 1.0
+    return hv.Overlay(layers).opts(xlabel="t [s]", ylabel=ylabel, legend_position="right", title=title,
+                                   fig_inches=(10.0, 3.8), aspect=3.0, ylim=(lo - pad, hi + pad), fontscale=1.2)
