@@ -11,4 +11,8 @@ Data flows one way::
 
 from __future__ import annotations
 
+from paperlib import _numba_cache
+
+_numba_cache.configure()  # before any numba import: a source change never runs stale compiled code
+
 __version__ = "0.1.0"

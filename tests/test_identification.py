@@ -43,6 +43,24 @@ def test_ctc_estimates_converge_to_the_truth(ctc_run):
     assert np.all(friction_errors(ctc_run, theta[2:]) < 0.05)
 
 
+@pytest.mark.parametrize("controller,seed", [("PD", 5), ("AC", 7)])
+def test_estimates_converge_under_every_controller(controller, seed):
+    ds = simulate(controller=controller, duration_s=40.0, seed=seed)
+    tr = json.loads(ds.attrs["truth"])
+    theta = ds.pi_hat.values[-1]
+    np.testing.assert_allclose(theta[:2], tr["pi_pds"], rtol=0.01)
+    assert np.all(friction_errors(ds, theta[2:]) < 0.05)
+
+
+def test_paper_gating_admits_stuck_samples_and_biases_friction(ctc_run):
+    """The paper's any-joint rule (0.02 rad/s or 0.2 rad/s^2) lets stuck/presliding samples in."""
+    ours = replay(ctc_run, 3)
+    paper = replay(ctc_run, 3, gate_velocity=0.02, gate_acceleration=0.2, gate_all_joints=False)
+    e_ours = friction_errors(ctc_run, ours.pi_F)
+    e_paper = friction_errors(ctc_run, paper.pi_F)
+    assert np.all(e_ours < 0.05) and e_paper.max() > e_ours.max()
+
+
 def settling_time(t, x, final, band):
     """First time after which |x / final - 1| <= band for good (all columns)."""
     off = np.abs(x / final - 1).max(axis=1) > band

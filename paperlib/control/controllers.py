@@ -60,8 +60,8 @@ CONTROLLER_SWITCHES: dict[str, int] = {
 F_V_GATE, F_A_GATE, F_BETA, F_FLOOR_C, F_CONV_WINDOW, F_CONV_TOL_PDS, F_CONV_TOL_F, F_CONV_T_MIN, F_CONV_V_MAX = range(9)
 N_FCFG = 9
 # int flags layout
-I_REQUESTED, I_CLOSED, I_ESTIMATE, I_PER_JOINT, I_N_DRIVES, I_DELAY, I_RING_POS, I_RING_FILL = range(8)
-N_IFLAGS = 8
+I_REQUESTED, I_CLOSED, I_ESTIMATE, I_PER_JOINT, I_N_DRIVES, I_DELAY, I_RING_POS, I_RING_FILL, I_GATE_ALL = range(9)
+N_IFLAGS = 9
 #: Ring of past encoder angles and drive torques, to pair each IMU sample with the encoder and
 #: torque samples of the same age (the IMU stream arrives ``delay`` cycles late).
 RING = 32
@@ -217,8 +217,19 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
             est = -2
         else:
             regressor_row(Q_I, D_m, ring[old, 1], D_psi, psid, cols, Y, R)
+            # gating signals: every joint must slide (min |qd_j| > v_gate), or the paper's any-joint rule
+            gv = qd
+            ga = qdd
+            if iflags[I_GATE_ALL] != 0:
+                vmin = abs(qd[0])
+                for i in range(1, n):
+                    vmin = min(vmin, abs(qd[i]))
+                tmp[0] = vmin
+                tmp2[0] = 0.0
+                gv = tmp[:1]
+                ga = tmp2[:1]
             if iflags[I_PER_JOINT] != 0:
-                est = ewrls_step(Y, R, qd, qdd, fcfg[F_V_GATE], fcfg[F_A_GATE], fcfg[F_BETA],
+                est = ewrls_step(Y, R, gv, ga, fcfg[F_V_GATE], fcfg[F_A_GATE], fcfg[F_BETA],
                                  fcfg[F_FLOOR_C], theta, P, pi0, g, counters, accum)
             else:
                 r_sum[0] = 0.0
@@ -228,7 +239,7 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
                     r_sum[0] += R[i]
                     for c in range(Y.shape[1]):
                         y_sum[0, c] += Y[i, c]
-                est = ewrls_step(y_sum, r_sum, qd, qdd, fcfg[F_V_GATE], fcfg[F_A_GATE], fcfg[F_BETA],
+                est = ewrls_step(y_sum, r_sum, gv, ga, fcfg[F_V_GATE], fcfg[F_A_GATE], fcfg[F_BETA],
                                  fcfg[F_FLOOR_C], theta, P, pi0, g, counters, accum)
     if iflags[I_ESTIMATE] != 0:
         _check_convergence(t, theta, cols, fcfg, iflags, conv)
@@ -286,7 +297,12 @@ class ControllerConfig:
     gate_velocity : float
         Gating threshold on |measured qd| [rad/s] (our choice; the paper: "small").
     gate_acceleration : float
-        Gating threshold on |measured qdd| [rad/s^2] (our choice).
+        Gating threshold on |measured qdd| [rad/s^2] (our choice); unused when ``gate_all_joints``.
+    gate_all_joints : bool
+        Update only when every joint slides, ``min_j |qd_j| > gate_velocity`` (default). The paper's
+        rule (``any |qd_j| > gate_velocity or any |qdd_j| > gate_acceleration``, set False with
+        0.02 / 0.2 to reproduce it) admits stuck and presliding samples (|qd| ~ 0, |qdd| > gate),
+        where sign(qd) in Y_F is meaningless: on the twin they bias the friction curves by 4-12 %.
     per_joint_rows : bool
         Use per-joint rows instead of the paper's summed row.
     conv_window_s, conv_tol_pds, conv_tol_friction, conv_t_min_s, conv_v_max : float
@@ -301,8 +317,9 @@ class ControllerConfig:
     model: Any = 3
     half_life_s: float = 600.0
     lambda_reg: float = 1e-3
-    gate_velocity: float = 0.02
+    gate_velocity: float = 0.1
     gate_acceleration: float = 0.2
+    gate_all_joints: bool = True
     per_joint_rows: bool = False
     conv_window_s: float = 1.0
     conv_tol_pds: float = 0.005
@@ -428,6 +445,7 @@ class Controller:
         self.iflags[I_REQUESTED] = CONTROLLER_SWITCHES[cfg.name]
         self.iflags[I_ESTIMATE] = int(cfg.estimate)
         self.iflags[I_PER_JOINT] = int(cfg.per_joint_rows)
+        self.iflags[I_GATE_ALL] = int(cfg.gate_all_joints)
         self.iflags[I_N_DRIVES] = n_drv
         if not 0 <= cfg.imu_delay_cycles < RING:
             raise ValueError(f"imu_delay_cycles must be in [0, {RING - 1}], got {cfg.imu_delay_cycles}")

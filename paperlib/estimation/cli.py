@@ -17,6 +17,7 @@ def identify(args: argparse.Namespace) -> int:
         ds = read_recording(args.recording)
         res = replay(ds, args.model, half_life_s=args.half_life, lambda_reg=args.lambda_reg,
                      gate_velocity=args.gate_velocity, gate_acceleration=args.gate_acceleration,
+                     gate_all_joints=not args.paper_gating,
                      per_joint_rows=args.per_joint_rows, imu_delay_cycles=args.imu_delay_cycles)
     except (RecordingError, ValueError, FileNotFoundError) as exc:
         print(f"paperlib identify: {exc}", file=sys.stderr)
@@ -42,6 +43,8 @@ def identify(args: argparse.Namespace) -> int:
         "convergence_criterion": res.criterion,
         "settings": {"half_life_s": args.half_life, "lambda": args.lambda_reg,
                      "gate_velocity_rad_s": args.gate_velocity, "gate_acceleration_rad_s2": args.gate_acceleration,
+                     "gating": ("paper: any |qd| > gate_velocity or any |qdd| > gate_acceleration" if args.paper_gating
+                                else "every joint slides: min |qd_j| > gate_velocity"),
                      "rows": "per-joint" if args.per_joint_rows else "summed",
                      "imu_delay_cycles": res.extra["imu_delay_cycles"]},
     }
@@ -58,8 +61,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", type=int, default=3, choices=[1, 2, 3, 4, 5], help="Table 4 friction model (default 3)")
     p.add_argument("--half-life", type=float, default=600.0, metavar="SECONDS", help="weighting half-life T_HL (default 600 s)")
     p.add_argument("--lambda", dest="lambda_reg", type=float, default=1e-3, metavar="L", help="regularization (default 0.001)")
-    p.add_argument("--gate-velocity", type=float, default=0.02, metavar="RAD_S", help="velocity gate (default 0.02 rad/s)")
-    p.add_argument("--gate-acceleration", type=float, default=0.2, metavar="RAD_S2", help="acceleration gate (default 0.2 rad/s^2)")
+    p.add_argument("--gate-velocity", type=float, default=0.1, metavar="RAD_S",
+                   help="velocity gate (default 0.1 rad/s: every joint must slide faster)")
+    p.add_argument("--gate-acceleration", type=float, default=0.2, metavar="RAD_S2",
+                   help="acceleration gate, used with --paper-gating (default 0.2 rad/s^2)")
+    p.add_argument("--paper-gating", action="store_true",
+                   help="the paper's rule (any |qd| or |qdd| above its gate; e.g. --gate-velocity 0.02) "
+                        "instead of requiring every joint to slide")
     p.add_argument("--per-joint-rows", action="store_true", help="per-joint rows instead of the paper's summed row")
     p.add_argument("--imu-delay-cycles", type=int, default=None, metavar="N",
                    help="IMU lag behind encoder/torque in samples (default: from the recording, else 0)")

@@ -149,7 +149,8 @@ def converged_time(t: np.ndarray, theta: np.ndarray, model: FrictionModel, n_dri
 
 
 def replay(ds: xr.Dataset, model: int | FrictionModel = 3, *, half_life_s: float = 600.0, lambda_reg: float = 1e-3,
-           gate_velocity: float = 0.02, gate_acceleration: float = 0.2, per_joint_rows: bool = False,
+           gate_velocity: float = 0.1, gate_acceleration: float = 0.2, gate_all_joints: bool = True,
+           per_joint_rows: bool = False,
            record_every_s: float = 0.01, robot=None, pi0: np.ndarray | None = None,
            imu_delay_cycles: int | None = None) -> ReplayResult:
     """Run the EWR-RLS estimator over a recording (schema ``paperlib.recording/1``).
@@ -162,6 +163,10 @@ def replay(ds: xr.Dataset, model: int | FrictionModel = 3, *, half_life_s: float
         Table 4 model number or a friction model.
     half_life_s, lambda_reg, gate_velocity, gate_acceleration : float
         Estimator settings (paper: 600 s, 0.001; gates are our choice).
+    gate_all_joints : bool
+        Use a sample only when every joint slides, ``min_j |qd_j| > gate_velocity`` (default; the
+        acceleration gate is then unused), as the real-time step's ``gate_all_joints``. False: the
+        paper's rule, ``any |qd_j| > gate_velocity or any |qdd_j| > gate_acceleration``.
     per_joint_rows : bool
         Per-joint rows instead of the paper's summed row.
     record_every_s : float
@@ -202,13 +207,18 @@ def replay(ds: xr.Dataset, model: int | FrictionModel = 3, *, half_life_s: float
         pi0 = np.concatenate([np.ones(n), np.zeros(fm.n_params)])
     est = EWRLS(n_pi, pi0=pi0, lam=lambda_reg, t_half=half_life_s, ts=1.0 / fs,
                 v_gate=gate_velocity, a_gate=gate_acceleration)
-    informative = np.any((np.abs(qd) > gate_velocity) | (np.abs(qdd) > gate_acceleration), axis=1)
+    if gate_all_joints:
+        gate_qd = np.abs(qd).min(axis=1, keepdims=True)
+        gate_qdd = np.zeros_like(gate_qd)
+    else:
+        gate_qd, gate_qdd = qd, qdd
+    informative = np.any((np.abs(gate_qd) > gate_velocity) | (np.abs(gate_qdd) > gate_acceleration), axis=1)
     if informative.sum() < n_pi:
         raise ValueError(f"too few informative samples: {int(informative.sum())} samples exceed the gates "
                          f"(|qd| > {gate_velocity} rad/s or |qdd| > {gate_acceleration} rad/s^2); "
                          f"model {fm.name or fm} needs at least {n_pi}")
     rows = (Y, R) if per_joint_rows else (Y.sum(axis=1), R.sum(axis=1))
-    hist = est.run(*rows, qd, qdd, record_every=max(1, int(round(record_every_s * fs))))
+    hist = est.run(*rows, gate_qd, gate_qdd, record_every=max(1, int(round(record_every_s * fs))))
     v_max = float(np.abs(qd).max())
     conv = converged_time(hist.t, hist.theta, fm, n, v_max)
     crit = CONVERGENCE_CRITERION.format(tol_pds=0.01, tol_f=0.05)
