@@ -62,10 +62,12 @@ def test_model_order_study_on_exact_model3_data() -> None:
     study = mo.model_order_study(ds, record_every_s=0.05)
     rho, npar = mo.final_residuals(study)
     assert npar == N_PAR
-    # the data follow model (3) exactly: models 1-3 fit alike, 4 and 5 are clearly worse
-    assert rho[3] <= 1.01 * rho[1]
-    assert rho[4] > 1.5 * rho[3] and rho[5] > rho[4]
-    assert mo.choose_model(rho, npar)["chosen"] == 3
+    # the data follow model (3) exactly: models 1-3 fit alike (the larger ones pay a little for their
+    # extra parameters during the start-up transient), 4 and 5 are clearly worse
+    assert rho[3] <= 1.01 * min(rho[1], rho[2])
+    assert rho[4] > 1.2 * rho[3] and rho[5] > rho[4]
+    choice = mo.choose_model(rho, npar)
+    assert choice["chosen"] == 3 and choice["knee_confirmed"]
     assert study["rho_rms"].dims == ("model", "t") and np.all(np.isfinite(study["rho_rms"].values))
 
 
