@@ -95,3 +95,17 @@ def test_record_validate_identify_cli(tmp_path, capsys):
     assert res["samples_used"] > 10_000
     tr = truth(read_recording(out))
     np.testing.assert_allclose(res["pi_pds"], tr["pi_pds"], rtol=0.03)
+
+
+def test_planning_polygon_is_well_conditioned_and_inside_the_joint_limits():
+    from paperlib.twin.simulate import flagship_polygon
+
+    robot = FiveBar.default()
+    poly = flagship_polygon()
+    lo, hi = robot.joint_limits
+    assert np.all(poly.vertices >= lo) and np.all(poly.vertices <= hi)
+    rng = np.random.default_rng(0)
+    inside = poly.sample(rng, 400)
+    edges = np.concatenate([poly.vertices + s * (np.roll(poly.vertices, -1, 0) - poly.vertices)
+                            for s in np.linspace(0, 1, 25)])
+    assert np.all(robot.condition_index(np.concatenate([inside, edges])) >= 0.4 - 1e-6)

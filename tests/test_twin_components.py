@@ -45,8 +45,8 @@ def _write_variant(tmp_path: Path, old: str, new: str) -> Path:
 
 
 @pytest.mark.parametrize("old,new,match", [
-    ("coulomb_Nm = 2.1\n", "coulomb_Nm = 2.1\ncoulomb = 3.0\n", "unknown key"),
-    ("coulomb_Nm = 2.1\n", "coulomb_Nm = -2.1\n", "outside"),
+    ("coulomb_Nm = 4.62\n", "coulomb_Nm = 4.62\ncoulomb = 3.0\n", "unknown key"),
+    ("coulomb_Nm = 4.62\n", "coulomb_Nm = -4.62\n", "outside"),
     ("viscous_exponent = 0.5\n", "", "missing viscous_exponent"),
     ("gear_ratio = 10.0\n", "gear_ratio = 2.0\n", "raise the gear ratio"),
     ("gear_ratio = 10.0\n", "gear_ratio = 40.0\n", "lower the gear ratio"),
@@ -126,7 +126,7 @@ def test_joint_levels(twin: dr.TwinParams) -> None:
     assert np.all((diff > 0.75) & (diff < 0.9)), diff  # nominally identical gearboxes differ
     for j in fr.PASSIVE_JOINTS:
         ratio = fr.steady_friction_curve(v, twin.friction[j], 22.0) / act[1]
-        assert np.all((ratio > 0.01) & (ratio < 0.05))
+        assert np.all((ratio > 0.003) & (ratio < 0.05))  # passive hinges: ~0.4-2 % of the actuated joints
 
 
 @njit
@@ -459,7 +459,7 @@ def _mini_plant(fric, disc_th, drv, imu_p, link, keys, imu_state, n_loop, n_sub)
         th.joint_temperatures(x, 22.0, T)
         for s in range(n_sub):
             for a in range(2):
-                act, _ = dr.drive_step(ds[a], 0.45, drv[a])
+                act, _ = dr.drive_step(ds[a], 0.9, drv[a])
                 fr.lugre_rates(v, z, fric, T, dz, tau)
                 qdd[a] = (dr.joint_torque(act, drv[a]) - tau[a]) / 0.4
                 v[a] += h * qdd[a]
@@ -479,6 +479,6 @@ def test_kernels_compose_in_one_njit_loop(twin: dr.TwinParams) -> None:
     v, out = _mini_plant(twin.friction, twin.thermal_discrete(1 / 4000),
                          twin.drive_array(1 / 16000), twin.imu, twin.link, im.make_keys(1), st,
                          2000, n_sub)
-    assert np.all(v > 0.5)  # ~4.5 N m at the joint beats the breakaway: both joints slide
+    assert np.all(v > 0.5)  # ~9 N m at the joint beats the breakaway (5.3 / 4.5 N m): both joints slide
     assert np.all(out[:, im.OUT_VALID] == 1.0)
     np.testing.assert_allclose(out[:, im.OUT_GZ], v, rtol=0.1)
