@@ -309,6 +309,9 @@ class ControllerConfig:
         Convergence criterion (module docstring).
     imu_delay_cycles : int
         Control cycles by which the IMU samples lag the encoder and the drive (0 .. RING - 1).
+    closed_from_start : bool
+        Close switches (b) and (c) at once, for a warm start from a converged estimate
+        (``pi_pds0``, ``pi_F0`` from a previous run), as the paper compares the controllers.
     estimate : bool
         Run the estimator (switches b and c need it).
     """
@@ -327,6 +330,7 @@ class ControllerConfig:
     conv_t_min_s: float = 2.0
     conv_v_max: float = 3.0
     estimate: bool = True
+    closed_from_start: bool = False
     imu_delay_cycles: int = 0
     pi_pds0: tuple[float, ...] | None = None
     pi_F0: tuple[float, ...] | None = None
@@ -457,6 +461,11 @@ class Controller:
         self.P[:] = np.eye(n_pi) / cfg.lambda_reg
         self.conv[C_NEXT_CHECK] = cfg.conv_window_s
         self.conv[C_CONVERGED_T] = np.nan
+        if cfg.closed_from_start:
+            if cfg.pi_pds0 is None:
+                raise ValueError("closed_from_start needs a warm start (pi_pds0 and pi_F0 from a previous run)")
+            self.iflags[I_CLOSED] = self.iflags[I_REQUESTED]
+            self.conv[C_CONVERGED_T] = 0.0
         self.conv[2:2 + n_pi] = self.theta
         self.last_status = 0
 

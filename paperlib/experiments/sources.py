@@ -67,7 +67,8 @@ SPEC_KEYS: dict[str, str] = {
     "pi_pds0": "initial drive-gain estimates (default 1)",
     "pi_F0": "initial friction coefficients (default 0)",
     "friction_step": "(t_s, factor): the twin's true friction scaled from t_s on",
-    "warm_start": "name of a recording whose final estimate initialises pi_pds0 and pi_F0",
+    "warm_start": "name of a recording whose final estimate initialises pi_pds0 and pi_F0 (switches b, c then closed from the start)",
+    "closed_from_start": "switches (b), (c) closed from t = 0 (set by warm_start)",
     "description": "one line, for people",
     "archive_name": "registry name of the archived recording, if it differs from the run's name (pipeline only)",
 }
@@ -180,7 +181,7 @@ def simulate_kwargs(spec: Mapping[str, Any]) -> dict[str, Any]:
     """Keyword arguments of :func:`paperlib.twin.simulate.simulate` for a recording spec."""
     kw: dict[str, Any] = {}
     for key in ("controller", "duration_s", "seed", "model", "ambient_temperature_C", "warm_up_minutes",
-                "half_life_s", "lambda_reg", "pi_pds0", "pi_F0"):
+                "half_life_s", "lambda_reg", "pi_pds0", "pi_F0", "closed_from_start"):
         if spec.get(key) is not None:
             kw[key] = spec[key]
     if spec.get("friction_step") is not None:
@@ -208,6 +209,8 @@ def hardware_command(spec: Mapping[str, Any], rig_config: str | os.PathLike[str]
     for key, flag in (("pi_pds0", "--pi-pds0"), ("pi_F0", "--pi-F0")):
         if spec.get(key) is not None:
             cmd += [flag, ",".join(repr(float(x)) for x in spec[key])]
+    if spec.get("closed_from_start"):
+        cmd += ["--closed-from-start"]
     return cmd
 
 
@@ -268,6 +271,7 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
     if warm_from is not None:
         pds, pf = final_estimate(warm_from, int(spec.get("model", 3)))
         spec["pi_pds0"], spec["pi_F0"] = pds, pf
+        spec["closed_from_start"] = True
     if source == "twin":
         try:
             from paperlib.twin.simulate import simulate

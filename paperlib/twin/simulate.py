@@ -220,6 +220,7 @@ def simulate(
     pi_pds0: Any = None,
     pi_F0: Any = None,
     friction_step: tuple[float, float] | None = None,
+    closed_from_start: bool = False,
     per_joint_rows: bool = False,
     imu_calibration: Any = "auto",
     decimate: int = 1,
@@ -253,6 +254,8 @@ def simulate(
         Initial estimate (default 1 and 0, the paper's worst case).
     friction_step : (float, float), optional
         ``(t_s, factor)``: the true friction is multiplied by ``factor`` from ``t_s`` on.
+    closed_from_start : bool
+        Warm start: switches (b), (c) closed from t = 0 (needs ``pi_pds0`` and ``pi_F0``).
     per_joint_rows : bool
         Per-joint estimator rows instead of summed.
     imu_calibration : "auto", "none" or array_like (2, N_IC)
@@ -305,7 +308,7 @@ def simulate(
     overrides.setdefault("imu_delay_cycles", int(round(float(np.mean(conv[:, IC_DELAY])))))
     # controller
     cfg = ctl.ControllerConfig(name=controller, model=model, half_life_s=half_life_s, lambda_reg=lambda_reg,
-                               per_joint_rows=per_joint_rows, estimate=estimate,
+                               per_joint_rows=per_joint_rows, estimate=estimate, closed_from_start=closed_from_start,
                                pi_pds0=None if pi_pds0 is None else tuple(np.ravel(pi_pds0)),
                                pi_F0=None if pi_F0 is None else tuple(np.ravel(pi_F0)),
                                **overrides)
@@ -377,7 +380,7 @@ def simulate(
     config = {
         "controller": controller, "duration_s": duration_s, "seed": seed, "model": model,
         "ambient_temperature_C": T_amb, "warm_up_minutes": warm_up_minutes, "half_life_s": half_life_s,
-        "lambda": lambda_reg, "friction_step": friction_step, "per_joint_rows": per_joint_rows,
+        "lambda": lambda_reg, "friction_step": friction_step, "closed_from_start": closed_from_start, "per_joint_rows": per_joint_rows,
         "decimate": decim, "dwell_s": dwell_s, "controller_config": {k: v for k, v in asdict(cfg).items() if k != "model"},
         "imu_conversion": conv.tolist(),
     }
