@@ -312,6 +312,11 @@ class ControllerConfig:
     closed_from_start : bool
         Close switches (b) and (c) at once, for a warm start from a converged estimate
         (``pi_pds0``, ``pi_F0`` from a previous run), as the paper compares the controllers.
+    P0 : tuple of float, optional
+        Flattened initial covariance (n_pi x n_pi) of a warm start: the previous run's final P
+        (the paper: "saved together with the internal state of the EWR-RLS estimator"). Default
+        ``I / lambda``. A warm start with closed switches but the default P would let the first
+        samples move the estimate as freely as from scratch while it is already fed forward.
     estimate : bool
         Run the estimator (switches b and c need it).
     """
@@ -331,6 +336,7 @@ class ControllerConfig:
     conv_v_max: float = 3.0
     estimate: bool = True
     closed_from_start: bool = False
+    P0: tuple[float, ...] | None = None
     imu_delay_cycles: int = 0
     pi_pds0: tuple[float, ...] | None = None
     pi_F0: tuple[float, ...] | None = None
@@ -458,12 +464,19 @@ class Controller:
         if cfg.pi_F0 is not None:
             self.pi0[n_drv:] = np.asarray(cfg.pi_F0, float)
         self.theta[:] = self.pi0
-        self.P[:] = np.eye(n_pi) / cfg.lambda_reg
+        if cfg.P0 is None:
+            self.P[:] = np.eye(n_pi) / cfg.lambda_reg
+        else:
+            P0 = np.asarray(cfg.P0, dtype=float)
+            if P0.size != n_pi * n_pi or not np.all(np.isfinite(P0)):
+                raise ValueError(f"P0 must hold {n_pi}x{n_pi} finite values, got {P0.size}")
+            P0 = P0.reshape(n_pi, n_pi)
+            self.P[:] = 0.5 * (P0 + P0.T)
         self.conv[C_NEXT_CHECK] = cfg.conv_window_s
         self.conv[C_CONVERGED_T] = np.nan
         if cfg.closed_from_start:
-            if cfg.pi_pds0 is None:
-                raise ValueError("closed_from_start needs a warm start (pi_pds0 and pi_F0 from a previous run)")
+            if cfg.pi_pds0 is None or cfg.P0 is None:
+                raise ValueError("closed_from_start needs a warm start: pi_pds0, pi_F0 and P0 from a previous run")
             self.iflags[I_CLOSED] = self.iflags[I_REQUESTED]
             self.conv[C_CONVERGED_T] = 0.0
         self.conv[2:2 + n_pi] = self.theta

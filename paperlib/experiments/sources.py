@@ -69,6 +69,7 @@ SPEC_KEYS: dict[str, str] = {
     "friction_step": "(t_s, factor): the twin's true friction scaled from t_s on",
     "warm_start": "name of a recording whose final estimate initialises pi_pds0 and pi_F0 (switches b, c then closed from the start)",
     "closed_from_start": "switches (b), (c) closed from t = 0 (set by warm_start)",
+    "P0": "initial estimator covariance (set by warm_start from the previous recording's estimator_P)",
     "description": "one line, for people",
     "archive_name": "registry name of the archived recording, if it differs from the run's name (pipeline only)",
 }
@@ -181,7 +182,7 @@ def simulate_kwargs(spec: Mapping[str, Any]) -> dict[str, Any]:
     """Keyword arguments of :func:`paperlib.twin.simulate.simulate` for a recording spec."""
     kw: dict[str, Any] = {}
     for key in ("controller", "duration_s", "seed", "model", "ambient_temperature_C", "warm_up_minutes",
-                "half_life_s", "lambda_reg", "pi_pds0", "pi_F0", "closed_from_start"):
+                "half_life_s", "lambda_reg", "pi_pds0", "pi_F0", "closed_from_start", "P0"):
         if spec.get(key) is not None:
             kw[key] = spec[key]
     if spec.get("friction_step") is not None:
@@ -271,7 +272,9 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
     if warm_from is not None:
         pds, pf = final_estimate(warm_from, int(spec.get("model", 3)))
         spec["pi_pds0"], spec["pi_F0"] = pds, pf
-        spec["closed_from_start"] = True
+        if "estimator_P" in warm_from.attrs:  # the estimator's internal state, saved with the estimate
+            spec["P0"] = json.loads(warm_from.attrs["estimator_P"])
+            spec["closed_from_start"] = True
     if source == "twin":
         try:
             from paperlib.twin.simulate import simulate

@@ -221,6 +221,7 @@ def simulate(
     pi_F0: Any = None,
     friction_step: tuple[float, float] | None = None,
     closed_from_start: bool = False,
+    P0: Any = None,
     per_joint_rows: bool = False,
     imu_calibration: Any = "auto",
     decimate: int = 1,
@@ -255,7 +256,9 @@ def simulate(
     friction_step : (float, float), optional
         ``(t_s, factor)``: the true friction is multiplied by ``factor`` from ``t_s`` on.
     closed_from_start : bool
-        Warm start: switches (b), (c) closed from t = 0 (needs ``pi_pds0`` and ``pi_F0``).
+        Warm start: switches (b), (c) closed from t = 0 (needs ``pi_pds0``, ``pi_F0`` and ``P0``).
+    P0 : array_like (n_pi, n_pi), optional
+        Warm start's initial estimator covariance (a previous recording's ``estimator_P`` attribute).
     per_joint_rows : bool
         Per-joint estimator rows instead of summed.
     imu_calibration : "auto", "none" or array_like (2, N_IC)
@@ -309,6 +312,7 @@ def simulate(
     # controller
     cfg = ctl.ControllerConfig(name=controller, model=model, half_life_s=half_life_s, lambda_reg=lambda_reg,
                                per_joint_rows=per_joint_rows, estimate=estimate, closed_from_start=closed_from_start,
+                               P0=None if P0 is None else tuple(np.ravel(P0)),
                                pi_pds0=None if pi_pds0 is None else tuple(np.ravel(pi_pds0)),
                                pi_F0=None if pi_F0 is None else tuple(np.ravel(pi_F0)),
                                **overrides)
@@ -381,14 +385,16 @@ def simulate(
         "controller": controller, "duration_s": duration_s, "seed": seed, "model": model,
         "ambient_temperature_C": T_amb, "warm_up_minutes": warm_up_minutes, "half_life_s": half_life_s,
         "lambda": lambda_reg, "friction_step": friction_step, "closed_from_start": closed_from_start, "per_joint_rows": per_joint_rows,
-        "decimate": decim, "dwell_s": dwell_s, "controller_config": {k: v for k, v in asdict(cfg).items() if k != "model"},
+        "decimate": decim, "dwell_s": dwell_s, "controller_config": {k: v for k, v in asdict(cfg).items() if k not in ("model", "P0")},
+        "warm_start_P0": P0 is not None,
         "imu_conversion": conv.tolist(),
     }
     truth = _truth_dict(tp, drv, robot, truth_thermal)
     ds = make_recording(
         t, [1, 2], data, robot="five_bar", source="twin", sample_rate_hz=SAMPLE_RATE_HZ / decim,
         controller=controller, config=config, seed=seed, truth=truth,
-        extra_vars=extra, attrs={"converged_s": c.converged_s, "param_names": json.dumps(names)},
+        extra_vars=extra, attrs={"converged_s": c.converged_s, "param_names": json.dumps(names),
+                                 "estimator_P": json.dumps(c.P.tolist())},
     )
     ds = ds.assign_coords(param=names, part=["dynamic_ff", "friction_ff", "feedback"])
     if progress:
