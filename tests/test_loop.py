@@ -102,6 +102,7 @@ def _check_consistent(stats: LoopStats, writer: FakeWriter | None = None) -> Non
         assert stats.lateness_p99_us <= stats.lateness_p999_us <= stats.lateness_max_us
         assert stats.lateness_max_us == pytest.approx(stats.lateness_us.max())
         assert stats.deadline_misses == int(np.count_nonzero(stats.lateness_us > PERIOD_US))
+        assert (stats.stalls == 0) == (stats.deadline_misses == 0) and stats.stalls <= stats.deadline_misses
     if writer is not None:
         assert len(writer.rows) == stats.cycles
         assert writer.finished == 1 and writer.fault == stats.fault
@@ -145,6 +146,7 @@ def test_slow_steps_are_counted_as_misses_and_still_logged():
     n_slow = 2000 // 50
     # Each slow cycle makes the next one start > 1 period late; nothing is skipped.
     assert stats.deadline_misses >= n_slow - 1
+    assert stats.stalls >= n_slow // 2  # each slow cycle starts its own run of misses
     assert stats.skipped == 0 and stats.cycles == stats.slots == 2000
     _check_consistent(stats, writer)
     np.testing.assert_allclose(writer.t, np.arange(2000) / RATE, atol=1e-12)  # every cycle logged

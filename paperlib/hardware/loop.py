@@ -180,6 +180,9 @@ class LoopStats:
         Grid slots skipped by the catch-up policy.
     deadline_misses : int
         Executed cycles that started more than one period after their deadline.
+    stalls : int
+        Runs of consecutive missed cycles (one stall of the host makes one run of misses
+        while the loop catches up).
     lateness_median_us, lateness_p99_us, lateness_p999_us, lateness_max_us : float
         Start-of-cycle lateness w.r.t. the deadline [us] over executed cycles (NaN if none).
     torque_clips : int
@@ -205,6 +208,7 @@ class LoopStats:
     cycles: int = 0
     skipped: int = 0
     deadline_misses: int = 0
+    stalls: int = 0
     lateness_median_us: float = math.nan
     lateness_p99_us: float = math.nan
     lateness_p999_us: float = math.nan
@@ -228,7 +232,7 @@ class LoopStats:
         """One line for logs and reports."""
         s = (
             f"{self.cycles} cycles at {self.rate_hz:g} Hz ({self.skipped} skipped), "
-            f"{self.deadline_misses} misses; lateness median {self.lateness_median_us:.1f} us, "
+            f"{self.deadline_misses} misses in {self.stalls} stalls; lateness median {self.lateness_median_us:.1f} us, "
             f"p99 {self.lateness_p99_us:.1f} us, p99.9 {self.lateness_p999_us:.1f} us, "
             f"max {self.lateness_max_us:.1f} us; {self.torque_clips} torque clips; "
             f"{self.stop_reason}"
@@ -405,6 +409,7 @@ def run_loop(
     installed = False
     gc_was_enabled = gc.isenabled()
     froze = False
+    already_frozen = gc.get_freeze_count() > 0  # the caller froze objects: leave them frozen
 
     fault: str | None = None
     stop_reason = "completed"
@@ -569,18 +574,21 @@ def run_loop(
         except BaseException as exc:  # noqa: BLE001
             stats.cleanup_errors.append(f"rig.close(): {type(exc).__name__}: {exc}")
     finally:
-        if froze:
+        if froze and not already_frozen:
             gc.unfreeze()
         if gc_was_enabled:
             gc.enable()
         if installed:
-            signal.signal(signal.SIGINT, prev_handler)
+            # None: the previous handler was not installed from Python; use the default.
+            signal.signal(signal.SIGINT, signal.default_int_handler if prev_handler is None else prev_handler)
 
     # Statistics.
     stats.cycles = i
     stats.slots = min(k, n_slots)
     stats.skipped = skipped
-    stats.deadline_misses = int(np.count_nonzero(lateness[:i] > period_ns))
+    missed = lateness[:i] > period_ns
+    stats.deadline_misses = int(np.count_nonzero(missed))
+    stats.stalls = int(np.count_nonzero(missed[1:] & ~missed[:-1]) + (1 if i and missed[0] else 0))
     stats.torque_clips = clips
     stats.clipped_cycles = clipped_cycles
     stats.stop_reason = stop_reason  # type: ignore[assignment]
