@@ -482,3 +482,16 @@ def test_kernels_compose_in_one_njit_loop(twin: dr.TwinParams) -> None:
     assert np.all(v > 0.5)  # ~9 N m at the joint beats the breakaway (5.3 / 4.5 N m): both joints slide
     assert np.all(out[:, im.OUT_VALID] == 1.0)
     np.testing.assert_allclose(out[:, im.OUT_GZ], v, rtol=0.1)
+
+
+def test_fused_lugre_step_matches_the_separate_functions(twin: dr.TwinParams) -> None:
+    h = 2.5e-4
+    for j in range(fr.N_JOINTS):
+        p = twin.friction[j]
+        for v in (-3.7, -0.4, -1e-3, 0.0, 2e-3, 0.15, 1.0, 3.7):
+            for z in (-2e-4, 0.0, 1e-4):
+                for T in (22.0, 45.0):
+                    F, zn = fr.lugre_step(v, z, p, T, h)
+                    F_ref = fr.lugre_torque(v, z, fr.lugre_dz(v, z, p, T), p, T)
+                    assert F == pytest.approx(F_ref, rel=1e-12, abs=1e-12)
+                    assert zn == pytest.approx(fr.lugre_z_advance(v, z, p, T, h), rel=1e-12, abs=1e-15)

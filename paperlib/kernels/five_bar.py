@@ -1,7 +1,7 @@
 # GENERATED FILE - DO NOT EDIT.
 # Generator: `python -m paperlib.codegen` (paperlib/codegen.py)
 # Source:    paperlib/symbolic/five_bar.py, paperlib/symbolic/closed_chain.py, paperlib/symbolic/emit.py, paperlib/codegen.py
-# sympy 1.14.0; source digest f0cba35d79c6b31b
+# sympy 1.14.0; source digest 2318d4ba41806db4
 # Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.
 #
 # 5R planar parallel robot (flagship paper, eqs. 24-46): implicit differentiation of the
@@ -15,6 +15,7 @@
 #   coriolis_matrix          262 operations after CSE
 #   inertial_lagrangian      284 operations after CSE
 #   dynamics_terms           354 operations after CSE
+#   mass_bias                335 operations after CSE
 #   row_terms                303 operations after CSE
 """Generated numba kernels of the 5R planar parallel robot (see header)."""
 
@@ -866,6 +867,163 @@ def dynamics_terms(q, qd, prm, M, Cqd, D_psi, psid):
     psid[2] = -qd2*x85 - x3
     psid[3] = -qd1*x86 - qd2*x87
     psid[4] = qd1*x88 + x2
+    return 0
+
+
+@nb.njit(cache=True, nogil=True)
+def mass_bias(q, qd, prm, M, Cqd):
+    """M (2, 2) [kg m^2] and Cqd = C qd (2,) [N m] only: the inner stages of the plant's RK4 step.
+    Returns 0 when valid, 1 outside the workspace (the loop cannot close), 2 at the parallel singularity (distal links aligned)."""
+    q1 = q[0]
+    q2 = q[1]
+    qd1 = qd[0]
+    qd2 = qd[1]
+    l_f = prm[0]
+    l_p1 = prm[1]
+    l_p2 = prm[2]
+    l_d1 = prm[3]
+    l_d2 = prm[4]
+    r_d1x = prm[5]
+    r_d1y = prm[6]
+    r_d2x = prm[7]
+    r_d2y = prm[8]
+    I_p1 = prm[9]
+    I_p2 = prm[10]
+    I_d1 = prm[11]
+    I_d2 = prm[12]
+    m_d1 = prm[13]
+    m_d2 = prm[14]
+    m_p = prm[15]
+    iota1 = prm[16]
+    iota2 = prm[17]
+    c1 = math.cos(q1)
+    s1 = math.sin(q1)
+    c2 = math.cos(q2)
+    s2 = math.sin(q2)
+    e1x = l_p1*c1 - 0.5*l_f
+    e1y = l_p1*s1
+    e2x = l_p2*c2 + 0.5*l_f
+    e2y = l_p2*s2
+    dx = e2x - e1x
+    dy = e2y - e1y
+    dd = dx*dx + dy*dy
+    if dd <= 0.0:
+        return 1
+    ln = math.sqrt(dd)
+    a = (l_d1*l_d1 - l_d2*l_d2 + dd)/(2.0*ln)
+    hh = l_d1*l_d1 - a*a
+    if hh < 0.0:
+        return 1  # the distal links cannot close the loop: outside the workspace
+    h_int = math.sqrt(hh)
+    sgn = 1.0 if dx >= 0.0 else -1.0  # root with the larger p_y (eqs. 26-27), also when e2x < e1x
+    p1 = e1x + (a*dx - sgn*h_int*dy)/ln
+    p2 = e1y + (a*dy + sgn*h_int*dx)/ln
+    cf1 = (p1 - e1x)/l_d1
+    sf1 = (p2 - e1y)/l_d1
+    cf2 = (p1 - e2x)/l_d2
+    sf2 = (p2 - e2y)/l_d2
+    det = l_d1*l_d2*(sf1*cf2 - cf1*sf2)  # det(Phi_z) = l_d1 l_d2 sin(phi1 - phi2)
+    if abs(det) < 1e-06*l_d1*l_d2:
+        return 2  # parallel singularity: distal links aligned
+    idet = 1.0/det
+    x0 = idet*l_d2
+    x1 = idet*l_d1
+    x2 = c1*l_p1
+    x3 = qd1*x2
+    x4 = l_p1*s1
+    x5 = qd1*x4
+    x11 = cf2*cf2
+    x12 = sf2*sf2
+    x13 = c2*l_p2
+    x14 = qd2*x13
+    x15 = l_p2*s2
+    x16 = qd2*x15
+    x21 = cf1*cf1
+    x23 = sf1*sf1
+    x28 = cf2*r_d2y + r_d2x*sf2
+    x30 = cf2*r_d2x - r_d2y*sf2
+    x31 = cf1*r_d1y + r_d1x*sf1
+    x34 = cf1*r_d1x - r_d1y*sf1
+    x58 = l_d1*l_d1*m_p
+    x81 = l_d1*m_p
+    Dz11 = l_p1*x0*(c1*sf2 - cf2*s1)
+    x6 = Dz11*l_d1
+    x7 = cf1*x6
+    x9 = sf1*x6
+    x26 = x2 + x7
+    x27 = x4 + x9
+    x32 = Dz11*x31
+    x33 = x32 + x4
+    x35 = Dz11*x34
+    x36 = x2 + x35
+    x37 = Dz11*I_d1
+    x39 = m_p*x26
+    x40 = l_d1*x39
+    x42 = m_p*x27
+    x43 = l_d1*x42
+    x45 = m_d1*x33
+    x51 = m_d1*x36
+    Dz12 = l_p2*x0*(-c2*sf2 + cf2*s2)
+    x41 = Dz12*cf1
+    x44 = Dz12*sf1
+    x46 = Dz12*x31
+    x52 = Dz12*x34
+    x57 = Dz12*Dz12
+    x59 = x57*x58
+    x60 = m_d1*x57
+    x77 = Dz12*I_d1
+    x79 = m_d1*x46
+    x80 = m_d1*x52
+    Dz21 = l_p1*x1*(c1*sf1 - cf1*s1)
+    x25 = Dz21*Dz21
+    x29 = m_d2*x25
+    x38 = Dz21*I_d2
+    x50 = Dz21*x28
+    x56 = Dz21*x30
+    x64 = m_d2*x50
+    x68 = m_d2*x56
+    Dz22 = l_p2*x1*(-c2*sf1 + cf1*s2)
+    x47 = Dz22*x28
+    x48 = x15 + x47
+    x49 = m_d2*x48
+    x53 = Dz22*x30
+    x54 = x13 + x53
+    x55 = m_d2*x54
+    x78 = Dz22*I_d2
+    zd1 = Dz11*qd1 + Dz12*qd2
+    x8 = x7*zd1
+    x10 = x9*zd1
+    x18 = Dz12*zd1
+    x19 = cf1*x18
+    x20 = sf1*x18
+    x22 = x6*zd1
+    x24 = l_d1*x18
+    zd2 = Dz21*qd1 + Dz22*qd2
+    x17 = Dz22*l_d2*zd2
+    x72 = Dz21*zd2
+    Dzd11 = x0*(Dz21*l_d2*x11*zd2 + Dz21*l_d2*x12*zd2 - cf2*x3 - cf2*x8 - sf2*x10 - sf2*x5)
+    x69 = Dzd11*l_d1
+    x70 = sf1*x69 + x3 + x8
+    x71 = -cf1*x69 + x10 + x5
+    x75 = Dzd11*x31 + x3 + x35*zd1
+    x76 = -Dzd11*x34 + x32*zd1 + x5
+    Dzd12 = x0*(-cf2*l_d1*x19 + cf2*x14 - l_d1*sf2*x20 + sf2*x16 + x11*x17 + x12*x17)
+    x61 = Dzd12*sf1 + x19
+    x62 = -Dzd12*cf1 + x20
+    x65 = Dzd12*x31 + x18*x34
+    x66 = Dzd12*x34 - x18*x31
+    Dzd21 = x1*(Dz21*cf1*cf2*l_d2*zd2 + Dz21*l_d2*sf1*sf2*zd2 - cf1*x3 - sf1*x5 - x21*x22 - x22*x23)
+    x73 = Dzd21*x28 + x30*x72
+    x74 = Dzd21*x30 - x28*x72
+    Dzd22 = x1*(cf1*cf2*x17 + cf1*x14 + sf1*sf2*x17 + sf1*x16 - x21*x24 - x23*x24)
+    x63 = Dzd22*x28 + x14 + x53*zd2
+    x67 = -Dzd22*x30 + x16 + x47*zd2
+    M[0, 0] = Dz11*Dz11*I_d1 + I_d2*x25 + I_p1 + m_d1*x33*x33 + m_d1*x36*x36 + m_p*x26*x26 + m_p*x27*x27 + x28*x28*x29 + x29*x30*x30
+    M[0, 1] = Dz12*x37 + Dz22*x38 + x40*x41 + x43*x44 + x45*x46 + x49*x50 + x51*x52 + x55*x56
+    M[1, 1] = Dz22*Dz22*I_d2 + I_d1*x57 + I_p2 + m_d2*x48*x48 + m_d2*x54*x54 + x21*x59 + x23*x59 + x31*x31*x60 + x34*x34*x60
+    M[1, 0] = M[0, 1]
+    Cqd[0] = qd1*(Dzd11*x37 + Dzd21*x38 - x39*x71 + x42*x70 + x45*x75 - x51*x76 + x64*x73 + x68*x74) + qd2*(Dzd12*x37 + Dzd22*x38 - x40*x62 + x43*x61 + x45*x65 + x51*x66 + x63*x64 - x67*x68)
+    Cqd[1] = qd1*(Dzd11*x77 + Dzd21*x78 - x41*x71*x81 + x44*x70*x81 + x49*x73 + x55*x74 + x75*x79 - x76*x80) + qd2*(Dzd12*x77 + Dzd22*x78 - x41*x58*x62 + x44*x58*x61 + x49*x63 - x55*x67 + x65*x79 + x66*x80)
     return 0
 
 

@@ -209,6 +209,14 @@ class FiveBarModel:
                 symmetric_outputs={"M"}, vector_outputs={"Cqd", "psid"}, **common,
             ),
             KernelSpec(
+                name="mass_bias",
+                doc=("M (2, 2) [kg m^2] and Cqd = C qd (2,) [N m] only: the inner stages of the plant's "
+                     "RK4 step.\n    " + status),
+                inputs=[q_in, qd_in, prm_in], preamble=pre,
+                outputs=[("M", self.M), ("Cqd", self.h)],
+                symmetric_outputs={"M"}, vector_outputs={"Cqd"}, **common,
+            ),
+            KernelSpec(
                 name="row_terms",
                 doc=("Everything one regressor row needs: Q_I (2,) [N m], D_m (2, 2), D_psi (5, 2) and "
                      "psi_dot (5,) [rad/s] (the friction regressor of any joint subset and order is "

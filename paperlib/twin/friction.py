@@ -375,13 +375,28 @@ def steady_friction_curve(v: np.ndarray, params: np.ndarray, T: float) -> np.nda
         v.shape)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _pow_fast(x: float, e: float) -> float:  # pragma: no cover - compiled
+    """x ** e for x >= 0, with the exponents the twin file uses (1, 2, -0.25, 0.5) done without pow."""
+    if e == 1.0:
+        return x
+    if e == 2.0:
+        return x * x
+    if e == -0.25:
+        return 1.0 / math.sqrt(math.sqrt(x))
+    if e == 0.5:
+        return math.sqrt(x)
+    return x ** e
+
+
 @njit(cache=True, nogil=True)
 def lugre_step(v: float, z: float, p: np.ndarray, T: float, h: float) -> tuple[float, float]:  # pragma: no cover - compiled
     """Friction torque at the step's start and the bristle state after a step, in one pass.
 
     Equivalent to ``F = lugre_torque(v, z, lugre_dz(v, z, p, T), p, T)`` and
     ``z_new = lugre_z_advance(v, z, p, T, h)`` but evaluates the Stribeck level, the
-    temperature scales and the viscous term once (the twin's per-step path).
+    temperature scales and the viscous term once, and the file's integer and quarter powers
+    without ``pow`` (the twin's per-step path; the tests compare it with the separate functions).
 
     Returns
     -------
@@ -390,12 +405,17 @@ def lugre_step(v: float, z: float, p: np.ndarray, T: float, h: float) -> tuple[f
     z_new : float
         Bristle deflection after the step [rad].
     """
-    g = stribeck_level(v, p, T)
+    dT = T - p[FR_TREF]
+    x = abs(v) / p[FR_VS]
+    g = max(1.0 + p[FR_ALPHA_C] * dT, COULOMB_SCALE_FLOOR) * (
+        p[FR_FC] + (p[FR_FS] - p[FR_FC]) * math.exp(-_pow_fast(x, p[FR_DELTA])))
+    rt = v / p[FR_VTHIN]
+    f_visc = math.exp(-p[FR_BETA_V] * dT) * p[FR_FV] * v * _pow_fast(1.0 + rt * rt, 0.5 * (p[FR_DV] - 1.0))
     s0 = p[FR_SIGMA0]
     a_v = s0 * abs(v) / g
     dz = v - a_v * z
     r = v / p[FR_VD]
-    F = s0 * z + p[FR_SIGMA1] * math.exp(-r * r) * dz + viscous_torque(v, p, T)
+    F = s0 * z + p[FR_SIGMA1] * math.exp(-r * r) * dz + f_visc
     if a_v * h < 1e-12:
         z_new = z + v * h
     else:

@@ -338,15 +338,41 @@ def rng_normal(key: np.uint64, counter: int) -> float:
     return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
 
 
+# Rational approximation of the inverse standard normal CDF (P. J. Acklam's coefficients; relative
+# error below 1.2e-9): one uniform and no trigonometry per normal draw.
+_ACK_A = (-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+          1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00)
+_ACK_B = (-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+          6.680131188771972e+01, -1.328068155288572e+01)
+_ACK_C = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+          -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00)
+_ACK_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00)
+_ACK_P_LOW = 0.02425
+
+
+@njit(cache=True)
+def inverse_normal_cdf(p: float) -> float:
+    """Standard normal quantile of p in (0, 1) (rational approximation, |rel. error| < 1.2e-9)."""
+    a, b, c, d = _ACK_A, _ACK_B, _ACK_C, _ACK_D
+    if p < _ACK_P_LOW:
+        q = math.sqrt(-2.0 * math.log(p))
+        return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / \
+               ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0)
+    if p > 1.0 - _ACK_P_LOW:
+        q = math.sqrt(-2.0 * math.log(1.0 - p))
+        return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / \
+                ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0)
+    q = p - 0.5
+    r = q * q
+    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / \
+           (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0)
+
+
 @njit(cache=True)
 def rng_normal_pair(key: np.uint64, counter: int) -> tuple[float, float]:
-    """Two independent standard normals from one Box-Muller transform (the ``counter``-th pair)."""
+    """Two independent standard normals, the ``counter``-th pair of stream ``key`` (inverse CDF)."""
     c = np.uint64(counter) * _TWO
-    u1 = rng_uniform(key, c)
-    u2 = rng_uniform(key, c + _ONE)
-    rad = math.sqrt(-2.0 * math.log(u1))
-    ang = 2.0 * math.pi * u2
-    return rad * math.cos(ang), rad * math.sin(ang)
+    return inverse_normal_cdf(rng_uniform(key, c)), inverse_normal_cdf(rng_uniform(key, c + _ONE))
 
 
 # --- stream kernels ------------------------------------------------------------------------------

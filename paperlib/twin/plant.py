@@ -38,8 +38,8 @@ def solve2(M, b0, b1, out):  # pragma: no cover - compiled
 
 @nb.njit(cache=True, nogil=True)
 def accel(q, qd, Qa, prm, M, h, D_psi, psid, out):  # pragma: no cover - compiled
-    """qdd = M^-1 (Qa - C qd); returns the kernel status."""
-    s = K.dynamics_terms(q, qd, prm, M, h, D_psi, psid)
+    """qdd = M^-1 (Qa - C qd); returns the kernel status (``D_psi``, ``psid`` are left untouched)."""
+    s = K.mass_bias(q, qd, prm, M, h)
     if s != 0:
         return s
     solve2(M, Qa[0] - h[0], Qa[1] - h[1], out)
