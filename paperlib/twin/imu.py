@@ -86,7 +86,13 @@ IM_PHASE = 14     #: time of the first ODR sample after t0 [s], in [0, 1/ODR)
 IM_LPF_ALPHA = 15  #: first-order IIR coefficient a [-]
 IM_SENS_G = 16    #: gyro sensitivity [rad/s per LSB]
 IM_SENS_A = 17    #: accelerometer sensitivity [m/s^2 per LSB]
-N_IMU_PARAMS = 18
+# derived once by imu_array (so the per-sample path does no trigonometry or square roots)
+IM_COS_MIS = 18   #: cos(mu_j)
+IM_SIN_MIS = 19   #: sin(mu_j)
+IM_SIG_G = 20     #: gyro white-noise std per ODR sample, noise density x sqrt(ODR / 2) [rad/s]
+IM_SIG_A = 21     #: accelerometer white-noise std per ODR sample [m/s^2]
+IM_SQRT_DT = 22   #: sqrt(1 / ODR) [sqrt(s)], for the bias random walk
+N_IMU_PARAMS = 23
 
 # --- link (microcontroller + UDP) parameters --------------------------------------------------
 LK_PERIOD = 0     #: actual read/send period of the microcontroller [s]
@@ -269,6 +275,11 @@ def imu_array(common: ImuCommon, sensors: list[ImuSensor]) -> np.ndarray:
         r[IM_LPF_ALPHA] = lowpass_alpha(common.lowpass_cutoff_Hz, odr)
         r[IM_SENS_G] = common.gyro_sensitivity_mdps_per_LSB * 1e-3 * dps
         r[IM_SENS_A] = common.accel_sensitivity_mg_per_LSB * mg
+        r[IM_COS_MIS] = math.cos(r[IM_MISALIGN])
+        r[IM_SIN_MIS] = math.sin(r[IM_MISALIGN])
+        r[IM_SIG_G] = r[IM_NOISE_G] * math.sqrt(0.5 * odr)
+        r[IM_SIG_A] = r[IM_NOISE_A] * math.sqrt(0.5 * odr)
+        r[IM_SQRT_DT] = math.sqrt(1.0 / odr)
     return out
 
 
@@ -427,30 +438,29 @@ def _odr_sample(st: np.ndarray, keys: np.ndarray, p: np.ndarray, j: int, t_s: fl
     w = st[ST_QD_PREV + j] + f * (qd[j] - st[ST_QD_PREV + j])
     al = st[ST_QDD_PREV + j] + f * (qdd[j] - st[ST_QDD_PREV + j])
     k = int(st[ST_ODR_COUNT + j])
-    odr = p[IM_ODR]
     a = p[IM_LPF_ALPHA]
     r = p[IM_LEVER]
-    c = math.cos(p[IM_MISALIGN])
-    s = math.sin(p[IM_MISALIGN])
+    c = p[IM_COS_MIS]
+    s = p[IM_SIN_MIS]
     a_tan = r * al
     a_rad = -r * w * w
     for ch in range(N_CH):
         if ch == CH_GZ:
             truth = w
-            sig = p[IM_NOISE_G] * math.sqrt(0.5 * odr)
+            sig = p[IM_SIG_G]
             lsb = p[IM_SENS_G]
         elif ch == CH_AY:
             truth = -s * a_rad + c * a_tan
-            sig = p[IM_NOISE_A] * math.sqrt(0.5 * odr)
+            sig = p[IM_SIG_A]
             lsb = p[IM_SENS_A]
         else:
             truth = c * a_rad + s * a_tan
-            sig = p[IM_NOISE_A] * math.sqrt(0.5 * odr)
+            sig = p[IM_SIG_A]
             lsb = p[IM_SENS_A]
         iw = ST_WALK + 3 * j + ch
         # one Box-Muller pair per channel and sample: white noise and bias-walk increment
         n_white, n_walk = rng_normal_pair(keys[KEY_WHITE + 3 * j + ch], k)
-        st[iw] += p[IM_WALK + ch] * math.sqrt(1.0 / odr) * n_walk
+        st[iw] += p[IM_WALK + ch] * p[IM_SQRT_DT] * n_walk
         u = (1.0 + p[IM_SCALE + ch]) * truth + p[IM_BIAS + ch] + st[iw] + sig * n_white
         il = ST_LPF + 3 * j + ch
         st[il] += a * (u - st[il])
