@@ -55,6 +55,12 @@ from paperlib.twin.plant import plant_forces, plant_heat, plant_rk4, solve2
 
 SAMPLE_RATE_HZ = 4000.0
 
+# carried loop state (one float array, so a run can be simulated in chunks)
+ST_Q, ST_QD, ST_Z, ST_QA, ST_TAU_REP, ST_TAU_ACT, ST_W_MOTOR, ST_W_FRIC = 0, 2, 4, 9, 11, 13, 15, 16
+N_LOOP_STATE = 17
+#: Cycles per call of the compiled loop when a progress bar is shown (5 s of robot time).
+CHUNK = 20000
+
 # diagnostics columns (per logged sample)
 DG_EKIN, DG_WMOTOR, DG_WFRICTION = range(3)
 N_DIAG = 3
@@ -62,18 +68,26 @@ N_DIAG = 3
 
 @nb.njit(cache=True)
 def _simulate_loop(
-    x0, prm, q_sp, qd_sp, qdd_sp,
+    k_begin, k_end, st, prm, q_sp, qd_sp, qdd_sp,
     fric, fric_scale_t, fric_scale, therm_disc, therm_x, T_amb,
     drv, drv_state, imu_p, link_p, imu_state, imu_keys, lever_nominal, imu_conv, enc_step,
     ctl_arrays,
     decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth,
 ):  # pragma: no cover - compiled
-    """Closed-loop simulation; returns (status, k_stop). See the module docstring."""
-    n_steps = q_sp.shape[0]
+    """Closed-loop cycles ``k_begin .. k_end - 1``; returns (status, k_stop). See the module docstring.
+
+    The state carried from one call to the next lives in ``st`` (layout ``ST_*``); everything
+    else the loop touches is in the arrays passed in, so a run can go in chunks (progress bar).
+    """
     dt = 1.0 / 4000.0
-    q = x0[0:2].copy()
-    qd = x0[2:4].copy()
-    z = np.zeros(5)
+    q = st[ST_Q:ST_Q + 2]
+    qd = st[ST_QD:ST_QD + 2]
+    z = st[ST_Z:ST_Z + 5]
+    Qa = st[ST_QA:ST_QA + 2]
+    tau_rep = st[ST_TAU_REP:ST_TAU_REP + 2]
+    tau_act = st[ST_TAU_ACT:ST_TAU_ACT + 2]
+    w_motor = st[ST_W_MOTOR]
+    w_fric = st[ST_W_FRIC]
     qdd_true = np.zeros(2)
     M = np.empty((2, 2))
     h = np.empty(2)
@@ -81,7 +95,6 @@ def _simulate_loop(
     psid = np.empty(5)
     Tj = np.empty(5)
     F = np.empty(5)
-    Qa = np.empty(2)
     Qm = np.empty(2)
     QF = np.empty(2)
     k1v = np.empty(2)
@@ -89,18 +102,12 @@ def _simulate_loop(
     rk_work = np.empty((8, 2))
     meas = np.empty((7, 2))
     imu_out = np.empty((2, im.N_OUT))
-    tau_rep = np.zeros(2)
-    tau_act = np.zeros(2)
-    w_motor = 0.0
-    w_fric = 0.0
     psid0 = np.empty(5)
     theta = ctl_arrays[6]
     n_pi = theta.shape[0]
     parts = ctl_arrays[23]
     tau_tgt = ctl_arrays[24]
-    Qa[0] = 0.0
-    Qa[1] = 0.0
-    for k in range(n_steps):
+    for k in range(k_begin, k_end):
         t = k * dt
         # dynamics at the step start: M, C qd, D_psi, psi_dot; the acceleration the IMU feels
         # is the one the forces of the previous step produce here
@@ -159,13 +166,17 @@ def _simulate_loop(
             log_diag[r, DG_WFRICTION] = w_fric
         s = plant_rk4(q, qd, Qa, k1v, prm, dt, M, h, D_psi, psid, rk_work, dq)
         if s != 0:
+            st[ST_W_MOTOR] = w_motor
+            st[ST_W_FRIC] = w_fric
             return s, k
         for i in range(2):
             w_motor += Qm[i] * dq[i]
             w_fric -= QF[i] * dq[i]
         # -- 5. heat -----------------------------------------------------------------------------
         plant_heat(therm_x, F, psid0, therm_disc, T_amb)
-    return 0, n_steps
+    st[ST_W_MOTOR] = w_motor
+    st[ST_W_FRIC] = w_fric
+    return 0, k_end
 
 
 @functools.lru_cache(maxsize=4)
@@ -342,15 +353,27 @@ def simulate(
     log_imu_raw = np.zeros((nl, 3, 2))
     log_diag = np.zeros((nl, N_DIAG))
     log_truth = np.zeros((nl, 6, 2))
-    x0 = np.concatenate([q_sp[0], qd_sp[0]])
-    status, k_stop = _simulate_loop(
-        x0, robot.params, q_sp, qd_sp, qdd_sp,
-        np.ascontiguousarray(tp.friction), fs_t, fs_k, np.ascontiguousarray(tp.thermal_discrete(dt)), therm_x, T_amb,
-        drv, drv_state, np.ascontiguousarray(tp.imu), np.ascontiguousarray(tp.link), imu_state, keys,
-        lever_nominal, conv, enc_step,
-        c.arrays(),
-        decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth,
-    )
+    st = np.zeros(N_LOOP_STATE)
+    st[ST_Q:ST_Q + 2] = q_sp[0]
+    st[ST_QD:ST_QD + 2] = qd_sp[0]
+    args = (st, robot.params, q_sp, qd_sp, qdd_sp,
+            np.ascontiguousarray(tp.friction), fs_t, fs_k, np.ascontiguousarray(tp.thermal_discrete(dt)), therm_x, T_amb,
+            drv, drv_state, np.ascontiguousarray(tp.imu), np.ascontiguousarray(tp.link), imu_state, keys,
+            lever_nominal, conv, enc_step,
+            c.arrays(),
+            decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth)
+    if progress and n > CHUNK:
+        from tqdm import tqdm
+
+        status, k_stop = 0, 0
+        with tqdm(total=round(n * dt, 2), unit="s", desc=f"twin {controller}", leave=False) as bar:
+            while k_stop < n and status == 0:
+                k_end = min(n, k_stop + CHUNK)
+                status, k_new = _simulate_loop(k_stop, k_end, *args)
+                bar.update(round((k_new - k_stop) * dt, 2))
+                k_stop = k_new
+    else:
+        status, k_stop = _simulate_loop(0, n, *args)
     if status != 0:
         raise RuntimeError(f"twin left the workspace or hit a singularity at t = {k_stop * dt:.4f} s (status {status})")
     idx = np.arange(0, n, decim)
