@@ -196,7 +196,8 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
     int
         Estimator status (1 updated, 0 gated out, -1 rejected, -2 kernel error at the
         measured state, -3 estimation off); the control output is valid in every case
-        unless the setpoint itself is invalid (then ``tau_tgt`` is zero and -4 is returned).
+        unless a feed-forward needs the model at an invalid setpoint (then ``tau_tgt`` is zero
+        and -4 is returned).
     """
     n = q.shape[0]
     n_drv = iflags[I_N_DRIVES]
@@ -245,14 +246,15 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
         _check_convergence(t, theta, cols, fcfg, iflags, conv)
     # 2. control from setpoints
     sw = iflags[I_REQUESTED] & (SW_DYNAMIC | iflags[I_CLOSED])
-    status = K.row_terms(q_sp, qd_sp, qdd_sp, prm, Q_I, D_m, D_psi, psid)
-    if status != 0:
-        for i in range(n):
-            tau_tgt[i] = 0.0
-        return -4
     for i in range(n):
         parts[PART_DYNAMIC, i] = 0.0
         parts[PART_FRICTION, i] = 0.0
+    if sw & (SW_DYNAMIC | SW_FRICTION):  # the model at the setpoint is needed only for feed-forward
+        status = K.row_terms(q_sp, qd_sp, qdd_sp, prm, Q_I, D_m, D_psi, psid)
+        if status != 0:
+            for i in range(n):
+                tau_tgt[i] = 0.0
+            return -4
     if sw & SW_DYNAMIC:
         for i in range(n):
             tmp[i] = -Q_I[i]
