@@ -41,6 +41,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+import os
 import struct
 import time
 from typing import Any, Sequence
@@ -264,6 +265,13 @@ class EthercatConfig:
         Timeouts for reaching SAFE-OP/OP and CiA 402 operation enabled [s].
     enable_axes : bool
         Walk the drive to operation enabled in :meth:`EthercatMaster.open`.
+    sdo_retries : int
+        Retries of an SDO transfer whose mailbox answer timed out (not of aborts).
+    nonblocking_receive : bool
+        After bring-up, make SOEM's socket non-blocking so that waiting for a lost frame takes
+        ``receive_timeout_s`` and not a scheduler tick (see :meth:`EthercatMaster._set_nonblocking`).
+        Off by default (a late frame is then waited for up to a tick); the real-time rig
+        (:class:`paperlib.hardware.rig.HardwareRig`) turns it on.
     """
 
     chain: tuple[SlaveIdentity, ...] = (EK1828, BE2_090_20)
@@ -282,6 +290,8 @@ class EthercatConfig:
     state_timeout_s: float = 3.0
     cia402_timeout_s: float = 1.0
     enable_axes: bool = True
+    sdo_retries: int = 2
+    nonblocking_receive: bool = False
 
 
 @dataclasses.dataclass
@@ -356,6 +366,9 @@ class EthercatMaster:
         self.max_torque_permille = np.zeros(2, dtype=int)
         self.axis_b_device_type: int | None = None
         self.timings: dict[str, float] = {}
+        self.sdo_retried = 0
+        self.nonblocking = False
+        self._socket_fds: list[int] = []
         self.digital_outputs = 0
         self._drive: Any = None
         self._coupler: Any = None
@@ -427,11 +440,36 @@ class EthercatMaster:
             if cfg.enable_axes:
                 self.enable()
             self.timings["enabled_s"] = time.perf_counter() - t0
+            if cfg.nonblocking_receive:
+                self._set_nonblocking()
         except BaseException:
             self._abort_bringup()
             raise
 
+    def _set_nonblocking(self) -> None:
+        """Make SOEM's raw socket non-blocking, so a lost frame costs ``receive_timeout_s``, not a jiffy.
+
+        SOEM reads with ``recv`` on a socket whose ``SO_RCVTIMEO`` is 1 us, which the kernel rounds
+        up to one scheduler tick (4 ms at HZ = 250): every cycle whose frame is lost then blocks
+        for 4-8 ms instead of the requested timeout, and the loop falls behind by that much per
+        lost frame (measured: 21 lost frames took 160 ms). Non-blocking, ``recv`` returns at once
+        and SOEM polls until its own timer expires. Found by the file descriptors SOEM opened.
+        """
+        import fcntl
+
+        self.nonblocking = False
+        for fd in self._socket_fds:
+            try:
+                flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+                fcntl.fcntl(fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+                self.nonblocking = True
+            except OSError as exc:  # pragma: no cover - diagnostics only
+                log.warning("cannot make the EtherCAT socket non-blocking: %s", exc)
+        if not self.nonblocking:
+            log.warning("EtherCAT socket not found: lost frames will block for a scheduler tick each")
+
     def _open_socket(self, ifname: str, netns: str | None) -> None:
+        before = _open_fds()
         try:
             if netns:
                 from paperlib.hardware.netns import enter_netns
@@ -440,6 +478,7 @@ class EthercatMaster:
                     self.master.open(ifname)
             else:
                 self.master.open(ifname)
+            self._socket_fds = _packet_sockets(_open_fds() - before)
         except ConnectionError as exc:
             raise EthercatError(
                 f"cannot open interface {ifname!r}{f' in namespace {netns}' if netns else ''}: {exc} "
@@ -481,6 +520,25 @@ class EthercatMaster:
         except ValueError:
             return str(slave.name)
 
+    def _retry(self, transfer: Any) -> Any:
+        """Run an SDO transfer, again up to ``config.sdo_retries`` times on a mailbox timeout.
+
+        A mailbox that did not answer in time (``WkcError``/``MailboxError``/``PacketError``:
+        e.g. the slave's CPU was busy) is retried; SOEM empties the slave's out-mailbox before
+        each new request, so a late answer to the previous one cannot be taken for this one.
+        Aborts (``SdoError``) are never retried. Our transfers are idempotent.
+        """
+        ps = _require_pysoem()
+        for attempt in range(self.config.sdo_retries + 1):
+            try:
+                return transfer()
+            except (ps.MailboxError, ps.PacketError, ps.WkcError):
+                if attempt == self.config.sdo_retries:
+                    raise
+                self.sdo_retried += 1
+                log.warning("SDO transfer timed out; retrying (%d/%d)", attempt + 1, self.config.sdo_retries)
+        raise AssertionError("unreachable")
+
     def sdo_read(self, index: int, subindex: int, fmt: str, slave: Any = None) -> Any:
         """Read a CoE object and unpack it with ``struct`` format ``fmt`` (e.g. ``"<H"``).
 
@@ -492,7 +550,7 @@ class EthercatMaster:
         ps = _require_pysoem()
         s = slave if slave is not None else self._drive
         try:
-            raw = s.sdo_read(index, subindex)
+            raw = self._retry(lambda: s.sdo_read(index, subindex))
         except ps.SdoError as exc:
             raise SdoAbortError(self._slave_name(s), index, subindex, exc.abort_code, "upload") from exc
         except (ps.MailboxError, ps.PacketError, ps.WkcError) as exc:
@@ -517,8 +575,9 @@ class EthercatMaster:
         """
         ps = _require_pysoem()
         s = slave if slave is not None else self._drive
+        data = struct.pack(fmt, value)
         try:
-            s.sdo_write(index, subindex, struct.pack(fmt, value))
+            self._retry(lambda: s.sdo_write(index, subindex, data))
         except ps.SdoError as exc:
             raise SdoAbortError(self._slave_name(s), index, subindex, exc.abort_code, "download") from exc
         except (ps.MailboxError, ps.PacketError, ps.WkcError) as exc:
@@ -720,6 +779,8 @@ class EthercatMaster:
     def exchange(self, torque_Nm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, bool]:
         """One process-data cycle: command torques, return the drive's actual values.
 
+        Same as :meth:`send` followed by :meth:`receive` (one round trip inside the call).
+
         Parameters
         ----------
         torque_Nm : array_like, shape (2,)
@@ -743,8 +804,24 @@ class EthercatMaster:
         DriveStateError
             When an axis leaves 'operation enabled' (e.g. a drive fault).
         """
+        self.send(torque_Nm)
+        return self.receive()
+
+    def send(self, torque_Nm: np.ndarray) -> None:
+        """First half of a cycle: pack the target torques [N m] and send the process-data frame.
+
+        Does not wait for the frame to come back: :meth:`receive` collects it. A real-time
+        loop sends at the end of cycle k and receives at the start of cycle k + 1, so the
+        frame's round trip overlaps the wait for the next deadline instead of lengthening
+        the cycle (SOEM's usual split of ``send_processdata`` / ``receive_processdata``).
+
+        Raises
+        ------
+        EthercatError
+            Before :meth:`open` / after :meth:`close`.
+        """
         if not self._operational:
-            raise EthercatError("exchange() before open() / after close()")
+            raise EthercatError("send() before open() / after close()")
         lim = self.max_torque_permille
         r = self.rated_torque_Nm
         p0 = int(round(float(torque_Nm[0]) / r[0] * 1000.0))
@@ -756,7 +833,32 @@ class EthercatMaster:
             p0 = p1 = 0
         self._pack_outputs((p0, p1))
         self.master.send_processdata()
-        wkc = self.master.receive_processdata(int(self.config.receive_timeout_s * 1e6))
+
+    def receive(self, timeout_s: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, bool]:
+        """Second half of a cycle: wait for the frame sent by :meth:`send`, check its WKC, unpack.
+
+        Parameters
+        ----------
+        timeout_s : float, optional
+            How long to wait for the frame [s] (default ``config.receive_timeout_s``). A frame
+            not back by then counts as lost.
+
+        Returns
+        -------
+        position_rad, velocity_rad_s, torque_Nm, digital_inputs, wkc_ok
+            As :meth:`exchange`.
+
+        Raises
+        ------
+        LostFrameError
+            After ``max_consecutive_errors`` bad cycles in a row.
+        DriveStateError
+            When an axis leaves 'operation enabled' (e.g. a drive fault).
+        """
+        if not self._operational:
+            raise EthercatError("receive() before open() / after close()")
+        timeout = self.config.receive_timeout_s if timeout_s is None else timeout_s
+        wkc = self.master.receive_processdata(int(timeout * 1e6))
         st = self.stats
         st.cycles += 1
         st.last_wkc = wkc
@@ -781,7 +883,7 @@ class EthercatMaster:
             st.max_consecutive_errors = max(st.max_consecutive_errors, st.consecutive_errors)
             if st.consecutive_errors >= self.config.max_consecutive_errors:
                 raise LostFrameError(
-                    f"{st.consecutive_errors} process-data cycles in a row without the expected working counter "
+                    f"EtherCAT: {st.consecutive_errors} process-data cycles in a row without the expected working counter "
                     f"on {self.ifname} (last WKC {wkc}, expected {self.expected_wkc}; "
                     f"{'frame lost / no answer' if wkc <= 0 else 'a slave did not process its data'}); "
                     f"totals: {st.lost_frames} lost, {st.wkc_errors} WKC errors in {st.cycles} cycles"
@@ -901,6 +1003,33 @@ class EthercatMaster:
             "lost_frames": st.lost_frames,
             "max_consecutive_wkc_errors": st.max_consecutive_errors,
         }
+
+
+def _open_fds() -> set[int]:
+    try:
+        return {int(x) for x in os.listdir("/proc/self/fd")}
+    except OSError:  # pragma: no cover - not Linux
+        return set()
+
+
+def _packet_sockets(fds: set[int]) -> list[int]:
+    """The AF_PACKET sockets among ``fds`` (those SOEM just opened)."""
+    import socket
+
+    out = []
+    for fd in sorted(fds):
+        try:
+            if not os.readlink(f"/proc/self/fd/{fd}").startswith("socket:"):
+                continue
+            dup = socket.socket(fileno=os.dup(fd))
+        except OSError:
+            continue
+        try:
+            if dup.family == getattr(socket, "AF_PACKET", -1):
+                out.append(fd)
+        finally:
+            dup.close()
+    return out
 
 
 def probe(ifname: str, netns: str | None = None) -> list[dict[str, Any]]:

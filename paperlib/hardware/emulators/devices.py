@@ -418,6 +418,9 @@ class DualAxisCia402Drive(EscSlave):
         Position counts at plant angle 0.
     fixed_dt : float or None
         Plant step per exchange [s]; None = measured wall time between exchanges.
+    idle_step_s : float
+        Without process data for longer than this (bring-up, a silent master) the plant is
+        still advanced, from the housekeeping tick, so the motors keep moving [s].
     eeprom_8byte, dc : bool
         ESC capabilities.
     refuse_states : dict, optional
@@ -449,6 +452,7 @@ class DualAxisCia402Drive(EscSlave):
         axis_faults: Sequence[dict[str, Any]] = (),
         encoder_offset_counts: Sequence[int] = (0, 0),
         fixed_dt: float | None = None,
+        idle_step_s: float = 0.005,
         eeprom_8byte: bool = False,
         dc: bool = True,
         name: str = "BE2-090-20",
@@ -493,6 +497,7 @@ class DualAxisCia402Drive(EscSlave):
         self.vel_unit = float(velocity_unit_counts_s)
         self.axis_offset = int(axis_offset)
         self.fixed_dt = fixed_dt
+        self.idle_step_s = float(idle_step_s)
         self.enc_offset = [int(c) for c in encoder_offset_counts]
         self.axes = [Cia402Axis(), Cia402Axis()]
         self.axis_faults = [dict(f) for f in axis_faults]
@@ -740,7 +745,7 @@ class DualAxisCia402Drive(EscSlave):
             if sm2_wd and wd > 0 and now - self.last_output_time > wd:
                 self.watchdog_trips.append(round(now - self.last_output_time, 4))
                 self.fall_back(AlState.SAFEOP, AlStatusCode.SM_WATCHDOG)
-        if self.al_state >= AlState.SAFEOP and (self._last_step is None or now - self._last_step > 0.005):
+        if self.al_state >= AlState.SAFEOP and (self._last_step is None or now - self._last_step > self.idle_step_s):
             self._cycle(now)  # the motors keep moving between frames
 
     @property

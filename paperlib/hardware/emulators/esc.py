@@ -1482,6 +1482,9 @@ def serve(
                     os._exit(3)
             if faults.should_drop(is_pd, stats["pd_frames"]):
                 stats["dropped"] += 1
+                if now - last_tick >= tick_period_s:  # the devices go on while frames are lost
+                    chain.tick(now)
+                    last_tick = now
                 continue
             reply = chain.process_frame(frame)
             if reply is not None:

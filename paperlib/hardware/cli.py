@@ -1,0 +1,217 @@
+"""``paperlib run`` and ``paperlib hardware {probe,selftest,calibrate-imu}``.
+
+* ``paperlib run --rig {hardware,twin} [--config RIG.toml] --controller {PD,CTC,AC,OPEN}
+  --duration S --output FILE.nc [--seed N] [--model N] [--pi-pds0 a,b] [--pi-F0 c1,...]
+  [--closed-from-start] [--imu-calibration FILE]``: one run of the paper's random
+  point-to-point trajectory at 4 kHz under the chosen controller, recorded
+  (:func:`paperlib.hardware.session.run_session`). ``--rig hardware`` needs the rig TOML
+  (``config/rig.example.toml``); ``--rig twin`` steps the 5R twin in the same loop and needs
+  no hardware. Exit status: 0 completed, 1 stopped by a fault (the recording holds everything
+  up to it), 2 the rig could not be brought up (nothing recorded), 130 interrupted (Ctrl-C;
+  recording kept).
+* ``paperlib hardware probe --interface IF [--netns NS]``: list the EtherCAT slaves.
+* ``paperlib hardware selftest [--duration S] [--json OUT]`` (root): the real master, loop and
+  controller against the emulated rig in private network namespaces
+  (:mod:`paperlib.hardware.selftest`); prints the JSON summary.
+* ``paperlib hardware calibrate-imu RECORDING --output CAL.toml``: IMU conversion rows from a
+  recording made with the nominal conversion (e.g. a PD run), for ``[imu] calibration_file``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def _floats(text: str) -> list[float]:
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+
+
+def add_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "run", help="run a controller on the hardware or the twin at 4 kHz and record it",
+        description="One run of the paper's random point-to-point trajectory under PD, CTC or AC, recorded "
+                    "(schema paperlib.recording/1). Emulated hardware is recorded as source 'twin'.")
+    p.add_argument("--rig", choices=("hardware", "twin"), required=True)
+    p.add_argument("--config", help="rig configuration TOML (required for --rig hardware; see config/rig.example.toml)")
+    p.add_argument("--controller", choices=("PD", "CTC", "AC", "OPEN"), default="AC")
+    p.add_argument("--duration", type=float, required=True, help="run length [s]")
+    p.add_argument("--output", required=True, help="recording file (.nc)")
+    p.add_argument("--seed", type=int, default=1, help="trajectory seed (and the twin's noise seed)")
+    p.add_argument("--model", type=int, default=3, help="Table 4 friction model of the estimator (default 3)")
+    p.add_argument("--pi-pds0", type=_floats, default=None, help="initial drive-gain estimates a,b")
+    p.add_argument("--pi-F0", type=_floats, default=None, help="initial friction coefficients c1,c2,...")
+    p.add_argument("--closed-from-start", action="store_true", help="switches (b), (c) closed from t = 0 (warm start)")
+    p.add_argument("--imu-calibration", help="IMU calibration TOML (overrides [imu] calibration_file)")
+    p.add_argument("--no-zero", action="store_true", help="skip the zeroing even if [zeroing] enabled")
+    p.add_argument("--rt-priority", type=int, default=None, help="SCHED_FIFO priority of the loop (default: config)")
+    p.add_argument("--json", dest="json_out", help="also write the run summary as JSON")
+    p.set_defaults(func=cmd_run)
+
+    hw = subparsers.add_parser("hardware", help="EtherCAT / IMU rig tools: probe, selftest, calibrate-imu")
+    sub = hw.add_subparsers(dest="hardware_command", metavar="SUBCOMMAND")
+    pr = sub.add_parser("probe", help="list the EtherCAT slaves on an interface")
+    pr.add_argument("--interface", required=True)
+    pr.add_argument("--netns", default=None, help="network namespace holding the interface")
+    pr.add_argument("--json", action="store_true", help="print JSON")
+    pr.set_defaults(func=cmd_probe)
+    st = sub.add_parser("selftest", help="(root) run the real master + loop + controller against the emulated rig")
+    st.add_argument("--duration", type=float, default=12.0, help="controlled run [s] (default 12)")
+    st.add_argument("--calibrate", type=float, default=4.0, help="IMU calibration PD run first [s] (0: none)")
+    st.add_argument("--controller", choices=("PD", "CTC", "AC", "OPEN"), default="AC")
+    st.add_argument("--seed", type=int, default=1)
+    st.add_argument("--json", dest="json_out", help="also write the summary to this file")
+    st.add_argument("--workdir", help="directory for the recordings (default: a new temporary one)")
+    st.add_argument("--no-zero", action="store_true", help="skip the zeroing (emulator encoder offset 0)")
+    st.add_argument("--rt-priority", type=int, default=10,
+                    help="SCHED_FIFO priority of the loop during the run (0: normal scheduling; default 10)")
+    st.add_argument("--emulator-rt-priority", type=int, default=20,
+                    help="SCHED_FIFO priority of the emulator process (0: normal; default 20)")
+    st.add_argument("--sleep-margin", type=float, default=8e-5,
+                    help="the loop sleeps until this long before a deadline, then spins [s] (default 8e-5; "
+                         "negative: always spin)")
+    st.add_argument("--quiet", action="store_true")
+    st.set_defaults(func=cmd_selftest)
+    ci = sub.add_parser("calibrate-imu", help="IMU conversion rows from a recording (nominal IMU conversion)")
+    ci.add_argument("recording")
+    ci.add_argument("--output", required=True, help="calibration TOML to write")
+    ci.set_defaults(func=cmd_calibrate_imu)
+    hw.set_defaults(func=lambda args: (hw.print_help(), 2)[1])
+
+
+def _print(msg: str) -> None:
+    print(msg, flush=True)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from paperlib.hardware.loop import Limits, Watchdog
+    from paperlib.hardware.rig import HardwareRig, load_imu_calibration, load_rig_settings
+    from paperlib.hardware.session import run_session
+    from paperlib.rig import RigFault
+
+    rows = load_imu_calibration(args.imu_calibration) if args.imu_calibration else None
+    limits = watchdog = None
+    rt, cpu, margin = 0, None, None
+    zero = False
+    if args.rig == "hardware":
+        if not args.config:
+            print("paperlib run --rig hardware needs --config RIG.toml (see config/rig.example.toml)", file=sys.stderr)
+            return 2
+        try:
+            settings = load_rig_settings(args.config)
+        except (OSError, ValueError) as exc:
+            print(f"paperlib run: {exc}", file=sys.stderr)
+            return 2
+        rig: Any = HardwareRig(settings, imu_rows=rows)
+        robot = rig.robot_model
+        desc = robot.description
+        q_min = settings.q_min_deg or desc["limits"]["q_min_deg"]
+        q_max = settings.q_max_deg or desc["limits"]["q_max_deg"]
+        tau_max = settings.max_torque_Nm or desc["drives"]["max_torque_Nm"]
+        limits = Limits(np.radians(q_min), np.radians(q_max), np.asarray(tau_max, float))
+        watchdog = Watchdog(max_imu_age_s=settings.max_imu_age_s, max_frame_errors=settings.max_lost_frames)
+        rt, cpu, margin = settings.rt_priority, settings.cpu, settings.sleep_margin_s
+        zero = settings.zeroing.enabled and not args.no_zero
+    else:
+        from paperlib.twin.rig import TwinRig
+
+        rig = TwinRig(seed=args.seed, imu_rows=rows)
+    if args.rt_priority is not None:
+        rt = args.rt_priority
+    try:
+        res = run_session(rig, controller=args.controller, duration_s=args.duration, seed=args.seed,
+                          output=args.output, model=args.model, pi_pds0=args.pi_pds0, pi_F0=args.pi_F0,
+                          closed_from_start=args.closed_from_start, limits=limits, watchdog=watchdog, zero=zero,
+                          rt_priority=rt, cpu=cpu, sleep_margin_s=margin, log=_print)
+    except RigFault as exc:
+        print(f"paperlib run: the rig could not be brought up: {type(exc).__name__}: {exc}. "
+              "Nothing was recorded (drives disabled, link closed).", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("paperlib run: interrupted before the control loop started; nothing recorded", file=sys.stderr)
+        return 130
+    s = res.summary
+    _print(f"deadlines: {s['cycles']} cycles, {s['deadline_misses']} started > 1 period late, "
+           f"{s['late_commands']} commands after their slot (met {_pct(s['deadline_met_fraction'])}); lateness "
+           f"median {s['lateness_median_us']:.1f} us, p99 {s['lateness_p99_us']:.1f} us, p99.9 "
+           f"{s['lateness_p999_us']:.1f} us, max {s['lateness_max_us']:.1f} us")
+    lc = s.get("link_counters", {})
+    if lc:
+        _print("links: " + ", ".join(f"{k} {v}" for k, v in lc.items() if not isinstance(v, dict)))
+    _print(f"recording: {res.recording} ({'valid' if res.recording_valid else 'INVALID: ' + str(res.validation_error)})"
+           f", source = {rig.source}, rig = {getattr(rig, 'rig_label', rig.source)}")
+    if res.fault:
+        print(f"paperlib run: stopped by a fault: {res.fault}", file=sys.stderr)
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps({**s, "recording": str(res.recording),
+                                                   "recording_valid": res.recording_valid}, indent=2, default=str))
+    if res.stop_reason == "interrupted":
+        return 130
+    return 0 if res.stop_reason == "completed" and res.recording_valid else 1
+
+
+def _pct(x: Any) -> str:
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.3f} %"
+
+
+def cmd_probe(args: argparse.Namespace) -> int:
+    from paperlib.hardware.ethercat import EthercatError, probe
+
+    try:
+        found = probe(args.interface, args.netns)
+    except EthercatError as exc:
+        print(f"paperlib hardware probe: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(found, indent=2))
+    elif not found:
+        print(f"no EtherCAT slave on {args.interface}")
+    else:
+        for d in found:
+            print(f"{d['position']}: {d['name']:<16} vendor 0x{d['vendor']:08X} product 0x{d['product']:08X} "
+                  f"rev 0x{d['revision']:08X} state {d['state']} AL status 0x{d['al_status_code']:04X}")
+    return 0 if found else 1
+
+
+def cmd_selftest(args: argparse.Namespace) -> int:
+    from paperlib.hardware.selftest import SelftestUnavailable, selftest
+
+    try:
+        summary = selftest(args.duration, calibrate_s=args.calibrate, controller=args.controller, seed=args.seed,
+                           json_out=args.json_out, workdir=args.workdir, zeroing=not args.no_zero,
+                           rt_priority=args.rt_priority, emulator_rt_priority=args.emulator_rt_priority,
+                           sleep_margin_s=None if args.sleep_margin < 0 else args.sleep_margin, log=None if args.quiet else
+                           (lambda s: print(s, file=sys.stderr, flush=True)))
+    except SelftestUnavailable as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    print(json.dumps(summary, indent=2))
+    ok = summary.get("recording_valid") and not summary.get("fault")
+    return 0 if ok else 1
+
+
+def cmd_calibrate_imu(args: argparse.Namespace) -> int:
+    from paperlib.estimation.imu_calibration import calibrate_imu_extended, identity_conversion
+    from paperlib.hardware.rig import write_imu_calibration
+    from paperlib.recordings import read_recording
+
+    ds = read_recording(args.recording)
+    conv = json.loads(ds.attrs.get("config", "{}")).get("imu_conversion")
+    if conv is not None and not np.allclose(np.asarray(conv, float), identity_conversion(ds.sizes["joint"])):
+        print(f"{args.recording}: recorded with a calibrated IMU conversion {conv}; calibrate from a run made "
+              "with the nominal conversion", file=sys.stderr)
+        return 2
+    cal = calibrate_imu_extended(ds.q.values, ds.qd.values, ds.qdd.values, 1.0 / float(ds.attrs["sample_rate_hz"]))
+    path = write_imu_calibration(args.output, cal.rows, source=str(args.recording))
+    print(f"wrote {path}: rows {cal.rows.round(5).tolist()}; RMS residuals gyro {cal.rms_gyro.round(4).tolist()} "
+          f"rad/s, accel {cal.rms_accel.round(3).tolist()} rad/s^2")
+    return 0

@@ -1,0 +1,411 @@
+"""The whole emulated rig in one process: EtherCAT coupler + dual-axis drive + IMU board, one twin.
+
+The paper's rig (Section 3.2) has two independent links to the controller PC: the EtherCAT
+chain (EK1828 coupler with the proximity sensors, Copley dual-axis drive in CST mode) and the
+STM32 streaming both IMUs over UDP at 1 kHz. Both see the *same* robot. Here one
+:class:`~paperlib.twin.plant.TwinPlant` (the 5R twin: closed-chain dynamics, LuGre friction,
+thermal gearboxes, the twin's drives and IMU sensor models) sits behind the emulated drive
+(:mod:`paperlib.hardware.emulators.devices`) and, every time the drive advances it, the IMU
+reads the twin's microcontroller made meanwhile are sent as PLIM packets
+(:mod:`paperlib.hardware.imu_link`, ``docs/imu_packet.md``) to the controller. So the IMU
+stream shows exactly the motion the commanded torques cause.
+
+Timing. The drive advances the plant by the *wall-clock* time since its previous step (the
+twin integrates whole 250-us cycles and carries the remainder), on every process-data frame
+and, without frames, from the housekeeping tick every ``idle_step_s`` (1 ms here). The robot
+therefore moves in real time whatever the master does -- like a real one -- and the IMU
+stream keeps its 1 kHz rate (in plant time) while the master is silent. The packets leave
+after the EtherCAT reply (the ESC model runs the application after answering), so the IMU
+traffic never delays a frame. Plant time starts when the process does.
+
+Packet contents: gyroscope z (twin counts), accelerometer y (tangential) and x (radial) of
+each IMU as the twin's output registers held them when its microcontroller read them; gyro
+x/y are 0 and accelerometer z carries +1 g (a horizontal board); full scales +-1000 dps and
++-2 g (the twin's sensitivities are the datasheet's typical ones, checked at start); sequence
+number and microcontroller timestamp from the twin's read counter and read time.
+
+Fault injection on the IMU stream (``imu_faults``; seeded, per packet): ``loss``
+(probability a packet is not sent), ``garbage`` (an extra malformed datagram -- bad CRC,
+truncated, wrong version -- in turn), ``foreign`` (an extra datagram of random bytes),
+``stop_after_s`` (the board goes silent after this plant time), ``gap`` (``[t_start_s,
+duration_s]``: no packets in that plant-time window), ``silent_after_pd_frames`` (silent once
+the drive has processed that many process-data frames: a board dying during the run). EtherCAT faults are those of
+:mod:`~paperlib.hardware.emulators.devices` (``faults``, ``chain`` with ``sdo_aborts`` or a
+wrong ``product_code``).
+
+Run (inside the slave network namespace)::
+
+    python -m paperlib.hardware.emulators.twin_rig --ifname IF --imu-dest IP:PORT --config JSON
+
+It prints one line ``READY {json}`` (truth of the twin, IMU source address, settings) once
+its raw socket is bound, and ``STATS {json}`` on SIGTERM/SIGINT (frame and IMU counters,
+the twin's final state). Config keys: ``seed``, ``q0_deg``, ``encoder_offset_counts``,
+``proximity`` (:class:`~paperlib.hardware.emulators.devices.ProximitySensors` kwargs, joint
+side), ``faults``, ``imu_faults``, ``chain`` (override the devices), ``drive`` (extra drive
+kwargs), ``pd_watchdog_s``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import random
+import signal
+import socket
+import struct
+import sys
+import time
+import zlib
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from paperlib.hardware.imu_link import (
+    CRC_SIZE,
+    HEADER_SIZE,
+    IMU_BLOCK_SIZE,
+    MAGIC,
+    N_IMU,
+    VERSION,
+    accel_lsb_m_s2,
+    gyro_lsb_rad_s,
+    packet_size,
+)
+
+__all__ = ["ImuFaults", "ImuSenderStats", "ImuSender", "TwinDrivePlant", "twin_truth", "build", "main"]
+
+_HEADER = struct.Struct("<4sBBHIQ")
+_BLOCK = struct.Struct("<HBB6h")
+_CRC = struct.Struct("<I")
+GYRO_FS_DPS = 1000
+ACCEL_FS_G = 2
+ONE_G_COUNTS = int(round(1.0 / (0.061e-3)))  # +1 g on accel z at +-2 g (0.061 mg/LSB)
+
+
+@dataclass
+class ImuFaults:
+    """Fault injection on the emulated IMU stream (see the module docstring)."""
+
+    loss: float = 0.0
+    garbage: float = 0.0
+    foreign: float = 0.0
+    stop_after_s: float | None = None
+    gap: tuple[float, float] | None = None
+    silent_after_pd_frames: int | None = None
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("loss", "garbage", "foreign"):
+            p = float(getattr(self, name))
+            if not 0.0 <= p <= 1.0:
+                raise ValueError(f"imu_faults.{name} must be a probability in [0, 1], got {p}")
+        if self.gap is not None:
+            self.gap = (float(self.gap[0]), float(self.gap[1]))
+
+
+@dataclass
+class ImuSenderStats:
+    """What the IMU sender did (compare with the receiver's counters)."""
+
+    reads: int = 0
+    sent: int = 0
+    dropped: int = 0
+    silenced: int = 0
+    garbage: int = 0
+    foreign: int = 0
+    send_errors: int = 0
+    max_send_delay_ms: float = 0.0
+
+
+class ImuSender:
+    """Encode the twin's microcontroller reads as PLIM packets and send them over UDP.
+
+    Parameters
+    ----------
+    dest : (str, int)
+        Controller address.
+    faults : ImuFaults, optional
+        Fault injection.
+    """
+
+    def __init__(self, dest: tuple[str, int], faults: ImuFaults | None = None) -> None:
+        self.dest = (str(dest[0]), int(dest[1]))
+        self.faults = faults or ImuFaults()
+        self.stats = ImuSenderStats()
+        self._rng = random.Random(self.faults.seed)
+        self._garbage_kind = 0
+        self._size = packet_size(N_IMU)
+        self._buf = bytearray(self._size)
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self._sock.bind(("0.0.0.0", 0))
+        self.pd_frames: Callable[[], int] = lambda: 0
+
+    @property
+    def source_address(self) -> tuple[str, int]:
+        """Local (ip, port) the packets leave from (ip 0.0.0.0: any of this namespace's)."""
+        host, port = self._sock.getsockname()[:2]
+        return host, port
+
+    def encode(self, seq: int, t_read_s: float, raw: np.ndarray) -> bytes:
+        """One packet from a twin read: ``raw`` (2, 3) = gyro z, accel y, accel x counts per IMU."""
+        buf = self._buf
+        _HEADER.pack_into(buf, 0, MAGIC, VERSION, N_IMU, (1 << N_IMU) - 1, seq % 2**32,
+                          max(0, int(round(t_read_s * 1e6))))
+        for i in range(N_IMU):
+            gz, ay, ax = (int(raw[i, 0]), int(raw[i, 1]), int(raw[i, 2]))
+            _BLOCK.pack_into(buf, HEADER_SIZE + i * IMU_BLOCK_SIZE, GYRO_FS_DPS, ACCEL_FS_G, 0,
+                             0, 0, gz, ax, ay, ONE_G_COUNTS)
+        _CRC.pack_into(buf, self._size - CRC_SIZE, zlib.crc32(memoryview(buf)[: self._size - CRC_SIZE]))
+        return bytes(buf)
+
+    def _garbage(self, pkt: bytes) -> bytes:
+        kind = self._garbage_kind
+        self._garbage_kind = (kind + 1) % 3
+        if kind == 0:  # one bit flipped: CRC mismatch
+            b = bytearray(pkt)
+            b[8 + self._rng.randrange(len(b) - 12)] ^= 1 << self._rng.randrange(8)
+            return bytes(b)
+        if kind == 1:  # truncated
+            return pkt[: self._rng.randrange(4, len(pkt))]
+        b = bytearray(pkt)  # wrong version
+        b[4] = (b[4] + 1) % 256 or 2
+        return bytes(b)
+
+    def _sendto(self, data: bytes) -> None:
+        try:
+            self._sock.sendto(data, self.dest)
+        except OSError:
+            self.stats.send_errors += 1
+
+    def send_read(self, seq: int, t_read_s: float, raw: np.ndarray, plant_t_s: float) -> None:
+        """Send one read (subject to the fault injection); ``plant_t_s``: the plant's time now."""
+        f, st, rng = self.faults, self.stats, self._rng
+        st.reads += 1
+        if (f.stop_after_s is not None and t_read_s >= f.stop_after_s) or (
+            f.gap is not None and f.gap[0] <= t_read_s < f.gap[0] + f.gap[1]
+        ) or (f.silent_after_pd_frames is not None and self.pd_frames() >= f.silent_after_pd_frames):
+            st.silenced += 1
+            return
+        pkt = self.encode(seq, t_read_s, raw)
+        if f.garbage and rng.random() < f.garbage:
+            self._sendto(self._garbage(pkt))
+            st.garbage += 1
+        if f.foreign and rng.random() < f.foreign:
+            n = rng.randrange(1, 120)
+            junk = bytearray(rng.getrandbits(8) for _ in range(n))
+            if junk[:1] == b"P":
+                junk[0] = 0
+            self._sendto(bytes(junk))
+            st.foreign += 1
+        if f.loss and rng.random() < f.loss:
+            st.dropped += 1
+            return
+        self._sendto(pkt)
+        st.sent += 1
+        st.max_send_delay_ms = max(st.max_send_delay_ms, (plant_t_s - t_read_s) * 1e3)
+
+    def close(self) -> None:
+        """Close the socket (idempotent)."""
+        self._sock.close()
+
+
+class TwinDrivePlant:
+    """The drive's plant: a :class:`~paperlib.twin.plant.TwinPlant` that also feeds the IMU sender.
+
+    Implements :class:`paperlib.hardware.emulators.devices.Plant` (motor side). If the twin
+    fails (it left its workspace), the plant freezes, ``fault_cb`` is called once (the drive
+    then faults its axes) and the failure is reported in the stats.
+    """
+
+    def __init__(self, twin: Any, sender: ImuSender | None) -> None:
+        self.twin = twin
+        self.sender = sender
+        self.failure: str | None = None
+        self.fault_cb: Callable[[], None] | None = None
+        self.steps = 0
+        self._last = twin.step(np.zeros(2), 0.0)
+
+    def step(self, torque_Nm: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self.failure is not None:
+            q, _, _ = self._last
+            return q, np.zeros(2), np.zeros(2)
+        try:
+            self._last = self.twin.step(torque_Nm, dt)
+        except RuntimeError as exc:
+            self.failure = str(exc)
+            print(f"twin_rig: plant failure: {exc}", file=sys.stderr, flush=True)
+            if self.fault_cb is not None:
+                self.fault_cb()
+            q, _, _ = self._last
+            return q, np.zeros(2), np.zeros(2)
+        self.steps += 1
+        if self.sender is not None:
+            reads = self.twin.imu_reads()
+            if reads:
+                now = self.twin.t
+                for seq, t_read, raw in reads:
+                    self.sender.send_read(seq, t_read, raw, now)
+        return self._last
+
+
+def twin_truth(twin: Any) -> dict[str, Any]:
+    """True values of the emulated robot (for recordings labelled ``source = "twin"``)."""
+    from paperlib.twin import drives as dr
+    from paperlib.twin.simulate import _truth_dict
+
+    drv = twin.tp.drive_array(1.0 / 4000.0)
+    truth = _truth_dict(twin.tp, drv, twin.robot, twin.therm_x)
+    truth["emulated_hardware"] = ("the EtherCAT drive and the IMU board were emulated (paperlib.hardware.emulators."
+                                  "twin_rig) around the 5R twin; the data are simulated")
+    truth["rated_torque_Nm"] = drv[:, dr.DR_RATED].tolist()
+    return truth
+
+
+def build(config: dict[str, Any], imu_dest: tuple[str, int] | None) -> tuple[Any, Any, Any, TwinDrivePlant, ImuSender | None]:
+    """Build the chain around one twin; returns (chain, frame faults, drive, plant, sender)."""
+    from paperlib.hardware.emulators.devices import build_chain
+    from paperlib.twin import drives as dr
+    from paperlib.twin import imu as im
+    from paperlib.twin.plant import TwinPlant
+
+    seed = int(config.get("seed", 1))
+    q0 = config.get("q0_deg")
+    # load (or compile) the twin's compiled cycle now, not on the first process-data frame
+    TwinPlant(seed=seed).step(np.zeros(2), 2.0 / 4000.0)
+    twin = TwinPlant(seed=seed, q0=None if q0 is None else np.radians(np.asarray(q0, float)))
+    for name, got, want in (("gyro", twin.imu_p[:, im.IM_SENS_G], gyro_lsb_rad_s(GYRO_FS_DPS)),
+                            ("accelerometer", twin.imu_p[:, im.IM_SENS_A], accel_lsb_m_s2(ACCEL_FS_G))):
+        if not np.allclose(got, want, rtol=1e-9):
+            raise ValueError(f"twin {name} sensitivity {got} differs from the packet's full-scale code ({want})")
+    sender = None
+    if imu_dest is not None:
+        fcfg = dict(config.get("imu_faults", {}))
+        if fcfg.get("gap") is not None:
+            fcfg["gap"] = tuple(fcfg["gap"])
+        sender = ImuSender(imu_dest, ImuFaults(**fcfg))
+    plant = TwinDrivePlant(twin, sender)
+    drv = twin.tp.drive_array(1.0 / 4000.0)
+    rated_mNm = [int(round(v * 1e3)) for v in drv[:, dr.DR_RATED]]
+    max_permille = [int(round(m / r * 1e3)) for m, r in zip(drv[:, dr.DR_TAU_MAX], drv[:, dr.DR_RATED])]
+    drive_kw: dict[str, Any] = {
+        "type": "dual_cst_drive",
+        "rated_torque_mNm": rated_mNm,
+        "max_torque_permille": max_permille,
+        "encoder_offset_counts": list(config.get("encoder_offset_counts", (0, 0))),
+        "idle_step_s": 0.001,
+        **config.get("drive", {}),
+    }
+    chain_spec = config.get("chain") or [{"type": "ek1828"}, drive_kw]
+    chain_spec = [({**drive_kw, **c} if c.get("type") == "dual_cst_drive" else c) for c in chain_spec]
+    prox = {"gear_ratio": twin.iota.tolist(), **config.get("proximity", {})}
+    cfg = {"chain": chain_spec, "plant": {"factory": f"{__name__}:_current_plant"}, "proximity": prox,
+           "faults": config.get("faults", {})}
+    _PLANT_SLOT[0] = plant
+    try:
+        chain, faults, drive = build_chain(cfg)
+    finally:
+        _PLANT_SLOT[0] = None
+    if drive is not None:
+        plant.fault_cb = lambda: [ax.fault(0x7500) for ax in drive.axes]
+        if sender is not None:
+            sender.pd_frames = lambda: drive.cycles
+    return chain, faults, drive, plant, sender
+
+
+_PLANT_SLOT: list[TwinDrivePlant | None] = [None]
+
+
+def _current_plant() -> TwinDrivePlant:
+    """Plant factory for :func:`~paperlib.hardware.emulators.devices.build_chain` (one twin per process)."""
+    plant = _PLANT_SLOT[0]
+    if plant is None:
+        raise RuntimeError("twin_rig plant factory used outside build()")
+    return plant
+
+
+def _parse_dest(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    return host, int(port)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the emulated rig until SIGTERM/SIGINT."""
+    parser = argparse.ArgumentParser(description="Emulated 5R rig: EtherCAT coupler + dual-axis drive + IMU board, "
+                                                 "around the twin")
+    parser.add_argument("--ifname", required=True, help="interface the master's EtherCAT frames arrive on")
+    parser.add_argument("--imu-dest", default=None, help="IP:PORT of the controller's IMU receiver (omit: no IMU)")
+    parser.add_argument("--config", default="{}", help="JSON config (module docstring)")
+    parser.add_argument("--rt-priority", type=int, default=0,
+                        help="SCHED_FIFO priority (1-99; 0 = normal). The emulator sleeps between frames")
+    parser.add_argument("--cpu", type=int, default=None, help="pin the process to this CPU")
+    args = parser.parse_args(argv)
+    from paperlib.hardware.emulators.esc import serve
+
+    if args.cpu is not None:
+        try:
+            os.sched_setaffinity(0, {args.cpu})
+        except (OSError, AttributeError) as exc:
+            print(f"warning: cannot pin to CPU {args.cpu} ({exc})", file=sys.stderr, flush=True)
+    if args.rt_priority > 0:
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(args.rt_priority))
+        except (OSError, AttributeError) as exc:
+            print(f"warning: SCHED_FIFO not available ({exc})", file=sys.stderr, flush=True)
+    config = json.loads(args.config)
+    dest = _parse_dest(args.imu_dest) if args.imu_dest else None
+    chain, faults, drive, plant, sender = build(config, dest)
+    stopping = {"flag": False}
+
+    def _stop(signum: int, frame: Any) -> None:
+        stopping["flag"] = True
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50000, 50, 100)
+    info = {
+        "truth": twin_truth(plant.twin),
+        "imu_source": list(sender.source_address) if sender else None,
+        "seed": int(config.get("seed", 1)),
+        "q0_rad": plant.twin.q.tolist(),
+        "gear_ratio": plant.twin.iota.tolist(),
+        "pid": os.getpid(),
+    }
+
+    def _ready() -> None:
+        print("READY " + json.dumps(info), flush=True)
+
+    t0 = time.monotonic()
+    stats = serve(chain, args.ifname, faults=faults, stop=lambda: stopping["flag"], on_ready=_ready,
+                  tick_period_s=0.001)
+    twin = plant.twin
+    report: dict[str, Any] = {
+        "serve": stats,
+        "wall_s": time.monotonic() - t0,
+        "slaves": [{"name": s.name, "al_state": s.al_state, "al_code": s.al_code, **s.counters} for s in chain.slaves],
+        "twin": {"t_s": twin.t, "q_rad": twin.q.tolist(), "qd_rad_s": twin.qd.tolist(), "steps": plant.steps,
+                 "failure": plant.failure},
+        "imu": asdict(sender.stats) if sender else None,
+    }
+    if drive is not None:
+        report["drive"] = {
+            "axis_states": [ax.state for ax in drive.axes],
+            "axis_error_codes": [ax.error_code for ax in drive.axes],
+            "watchdog_trips": drive.watchdog_trips,
+            "cycles": drive.cycles,
+            "sdo_requests": drive.coe.n_requests,
+            "sdo_aborts": drive.coe.n_aborts,
+        }
+    if sender is not None:
+        sender.close()
+    print("STATS " + json.dumps(report, default=float), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

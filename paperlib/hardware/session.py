@@ -1,0 +1,467 @@
+"""One controlled run on a rig: trajectory, controller, 4 kHz loop, recording (``paperlib run``).
+
+:func:`run_session` is what ``paperlib run --rig {hardware,twin}`` and ``paperlib hardware
+selftest`` execute:
+
+1. warm the compiled controller step up (numba loads or compiles it: never inside the loop);
+2. open the rig (EtherCAT to OP, drives enabled, IMU streaming), zero it with the proximity
+   sensors if asked, and read where the robot is;
+3. while a keep-alive thread keeps the drive's process-data watchdog fed: plan the paper's
+   random point-to-point trajectory (Table 3 bounds, targets in the well-conditioned polygon,
+   ``dwell_s`` at each target) *from the current position*, build the controller
+   (:class:`paperlib.control.controllers.Controller`: the same compiled step as the twin's
+   loop) and the streaming recording writer (preallocated), collect and freeze the heap;
+4. :func:`paperlib.hardware.loop.run_loop` at 4 kHz: each cycle writes the measurement and the
+   setpoints into the controller's rows, calls ``Controller.step`` and logs the cycle (grid
+   time ``k / 4000``; a late cycle is logged at its slot time, never skipped: the loop's
+   default catch-up policy runs every slot, which the writer's uniform time base needs);
+5. write the recording (also on a fault or Ctrl-C: everything up to the stop), then add the
+   loop's deadline statistics and the link counters to its attributes.
+
+Labels (see :mod:`paperlib.hardware.rig`): a rig with real devices records
+``source = "hardware"``; the twin rig and the emulated hardware record ``source = "twin"``
+(with the attribute ``rig`` = ``"twin"`` or ``"emulated-hardware"`` and the twin's truth).
+
+Deadlines. The loop's ``deadline_misses`` counts cycles that *started* more than one period
+after their deadline. A cycle also has to *finish* in its slot: its command frame must leave
+before the next deadline. :func:`run_session` measures that too (``late_commands``: cycles
+whose command went out after ``t0 + (k + 1) T``) from the rig's per-cycle timestamps, and
+reports ``deadline_met_fraction = 1 - late_commands / cycles`` (the stricter of the two).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import math
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from paperlib.control import controllers as ctl
+from paperlib.hardware.loop import Limits, LoopStats, Watchdog, run_loop
+from paperlib.rig import Measurement, Rig, RigFault
+
+__all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "SAMPLE_RATE_HZ"]
+
+SAMPLE_RATE_HZ = 4000.0
+
+
+def controller_config(name: str, *, model: int = 3, pi_pds0: Any = None, pi_F0: Any = None,
+                      closed_from_start: bool = False, imu_delay_cycles: int = 0) -> ctl.ControllerConfig:
+    """The controller configuration of a run (the paper's defaults otherwise)."""
+    kw: dict[str, Any] = {
+        "name": name, "model": int(model), "imu_delay_cycles": int(imu_delay_cycles),
+        "pi_pds0": None if pi_pds0 is None else tuple(float(x) for x in np.ravel(pi_pds0)),
+        "pi_F0": None if pi_F0 is None else tuple(float(x) for x in np.ravel(pi_F0)),
+    }
+    if closed_from_start:
+        if "closed_from_start" not in ctl.ControllerConfig.__dataclass_fields__:
+            raise ValueError("closed_from_start is not supported by this version of the controller")
+        kw["closed_from_start"] = True
+    return ctl.ControllerConfig(**kw)
+
+
+class ControlStep:
+    """The loop's ``step(measurement, t)``: measurement + setpoints -> ``Controller.step``.
+
+    Preallocated; ``log_channels`` maps the controller channels the loop logs after each
+    step (setpoints, estimate, torque parts, IMU age).
+    """
+
+    def __init__(self, controller: ctl.Controller, rig: Rig, q_sp: np.ndarray, qd_sp: np.ndarray,
+                 qdd_sp: np.ndarray, rate_hz: float = SAMPLE_RATE_HZ) -> None:
+        self.c = controller
+        self.rig = rig
+        self.q_sp, self.qd_sp, self.qdd_sp = q_sp, qd_sp, qdd_sp
+        self.n = q_sp.shape[0]
+        self.rate = float(rate_hz)
+        self.cur_q = np.zeros(2)
+        self.cur_qd = np.zeros(2)
+        self.cur_qdd = np.zeros(2)
+        self.imu_age = np.zeros(())
+        self.status = np.zeros((), dtype=np.int64)
+        self.log_channels = {
+            "q_sp": self.cur_q, "qd_sp": self.cur_qd, "qdd_sp": self.cur_qdd,
+            "pi_hat": controller.theta, "tau_parts": controller.parts, "imu_age": self.imu_age,
+            "estimator_status": self.status,
+        }
+        self._meas = controller.meas
+        self._has_age = hasattr(rig, "imu_age_s")
+
+    def __call__(self, m: Measurement, t: float) -> np.ndarray:
+        k = int(t * self.rate + 0.5)
+        if k >= self.n:
+            k = self.n - 1
+        meas = self._meas
+        meas[ctl.M_Q] = m.q
+        meas[ctl.M_QD] = m.qd
+        meas[ctl.M_QDD] = m.qdd
+        meas[ctl.M_TAU] = m.tau_m
+        qs, qds, qdds = self.q_sp[k], self.qd_sp[k], self.qdd_sp[k]
+        meas[ctl.M_Q_SP] = qs
+        meas[ctl.M_QD_SP] = qds
+        meas[ctl.M_QDD_SP] = qdds
+        self.cur_q[:] = qs
+        self.cur_qd[:] = qds
+        self.cur_qdd[:] = qdds
+        if self._has_age:
+            a = self.rig.imu_age_s  # type: ignore[attr-defined]
+            self.imu_age[()] = a if a < 1e9 else 1e9
+        tau = self.c.step(t)
+        self.status[()] = self.c.last_status
+        return tau
+
+
+@dataclass
+class SessionResult:
+    """Outcome of :func:`run_session`."""
+
+    stats: LoopStats
+    recording: Path | None
+    recording_valid: bool
+    validation_error: str | None
+    fault: str | None
+    stop_reason: str
+    summary: dict[str, Any] = field(default_factory=dict)
+    pi_hat_final: list[float] = field(default_factory=list)
+    param_names: list[str] = field(default_factory=list)
+    converged_s: float = math.nan
+
+
+def _channels(names: list[str]) -> dict[str, Any]:
+    from paperlib.recordings import Channel
+
+    return {
+        "pi_hat": Channel("EWR-RLS estimate (online)", "1", dims=("param",)),
+        "tau_parts": Channel("motor torque command parts: dynamic FF, friction FF, feedback", "N m",
+                             dims=("part", "joint")),
+        "lateness": Channel("start lateness of the control cycle w.r.t. its deadline", "s", dims=()),
+        "digital_inputs": Channel("digital inputs (bit k: proximity sensor of joint k + 1)", "1", dims=(),
+                                  dtype="int64"),
+        "imu_age": Channel("age of the IMU sample used in the cycle (capped at 1e9 s)", "s", dims=()),
+        "estimator_status": Channel("estimator status (1 updated, 0 gated, <0 rejected/off)", "1", dims=(),
+                                    dtype="int64"),
+    }
+
+
+@dataclass
+class _Sched:
+    policy: int = 0
+    priority: int = 0
+    affinity: set[int] | None = None
+
+
+def _set_realtime(rt_priority: int, cpu: int | None) -> tuple[_Sched, list[str]]:
+    """SCHED_FIFO and/or CPU pinning for the calling thread; returns what to restore and warnings."""
+    old = _Sched()
+    notes: list[str] = []
+    try:
+        old.policy = os.sched_getscheduler(0)
+        old.priority = os.sched_getparam(0).sched_priority
+        old.affinity = os.sched_getaffinity(0)
+    except (OSError, AttributeError):
+        return old, ["scheduling information unavailable"]
+    if cpu is not None:
+        try:
+            os.sched_setaffinity(0, {int(cpu)})
+        except OSError as exc:
+            notes.append(f"cannot pin the loop to CPU {cpu}: {exc}")
+    if rt_priority > 0:
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(int(rt_priority)))
+        except OSError as exc:
+            notes.append(f"SCHED_FIFO {rt_priority} not available: {exc}")
+    return old, notes
+
+
+def _restore(old: _Sched) -> None:
+    try:
+        os.sched_setscheduler(0, old.policy, os.sched_param(old.priority))
+    except OSError:
+        pass
+    if old.affinity:
+        try:
+            os.sched_setaffinity(0, old.affinity)
+        except OSError:
+            pass
+
+
+def _warm_up(robot: Any, cfg: ctl.ControllerConfig) -> None:
+    """Load / compile the controller step outside the real-time loop."""
+    c = ctl.Controller(robot, cfg, SAMPLE_RATE_HZ)
+    q = np.radians([120.0, 60.0])
+    c.meas[ctl.M_Q] = q
+    c.meas[ctl.M_Q_SP] = q
+    c.meas[ctl.M_QD] = 0.2
+    for k in range(3):
+        c.step(k / SAMPLE_RATE_HZ)
+
+
+def run_session(
+    rig: Rig,
+    *,
+    controller: str = "AC",
+    duration_s: float = 10.0,
+    seed: int = 1,
+    output: str | os.PathLike[str],
+    model: int = 3,
+    pi_pds0: Any = None,
+    pi_F0: Any = None,
+    closed_from_start: bool = False,
+    truth: dict[str, Any] | None = None,
+    limits: Limits | None = None,
+    watchdog: Watchdog | None = None,
+    zero: bool = False,
+    rt_priority: int = 0,
+    cpu: int | None = None,
+    sleep_margin_s: float | None = None,
+    dwell_s: float = 0.05,
+    extra_attrs: dict[str, Any] | None = None,
+    open_rig: bool = True,
+    log: Callable[[str], None] | None = None,
+) -> SessionResult:
+    """Run ``controller`` on ``rig`` for ``duration_s`` along the paper's random trajectory.
+
+    Parameters
+    ----------
+    rig : Rig
+        :class:`~paperlib.hardware.rig.HardwareRig` or :class:`~paperlib.twin.rig.TwinRig`
+        (anything with ``robot_model`` and ``imu_rows``/``imu_delay_cycles``).
+    controller : {"PD", "CTC", "AC", "OPEN"}
+        The paper's controllers (switches of Fig. 1).
+    duration_s : float
+        Loop duration [s].
+    seed : int
+        Trajectory seed (and the twin's noise seed for the twin rig).
+    output : path-like
+        Recording file (``.nc``).
+    model : int
+        Table 4 friction model of the estimator.
+    pi_pds0, pi_F0 : array_like, optional
+        Initial estimates (warm start).
+    closed_from_start : bool
+        Switches (b), (c) closed from t = 0 (needs a warm start).
+    truth : dict, optional
+        True values for ``source = "twin"`` recordings (default: the rig's ``truth()``).
+    limits, watchdog : optional
+        Loop limits (default: the robot's joint range and drive torque limit) and link
+        watchdog (default :class:`Watchdog`).
+    zero : bool
+        Run the rig's zeroing (proximity sensors) after opening it.
+    rt_priority, cpu : int
+        SCHED_FIFO priority of the loop thread (0 = normal) and CPU to pin it to, for the run.
+    sleep_margin_s : float, optional
+        run_loop's sleep margin (``None``: busy-wait; with SCHED_FIFO use e.g. 8e-5).
+    dwell_s : float
+        Dwell at each target [s].
+    extra_attrs : dict, optional
+        More recording attributes (numbers or strings).
+    open_rig : bool
+        Open the rig here (False: the caller did).
+    log : callable, optional
+        Progress messages.
+
+    Returns
+    -------
+    SessionResult
+
+    Raises
+    ------
+    RigFault
+        When the rig cannot be brought up (no slave, wrong slave, SDO abort, no IMU data,
+        zeroing failed) or the robot is outside the planning polygon: nothing is recorded
+        then (there is no cycle to record). Faults *during* the loop do not raise: they end
+        the run safely and are reported in the result and the recording's ``fault``.
+    """
+    from paperlib.control.trajectories import TABLE3_BOUNDS, random_point_to_point
+    from paperlib.recordings import RecordingError, read_recording, validate, write_recording
+    from paperlib.twin.simulate import flagship_polygon
+
+    say = log or (lambda s: None)
+    if controller not in ctl.CONTROLLER_SWITCHES:
+        raise ValueError(f"unknown controller {controller!r}; choose from {sorted(ctl.CONTROLLER_SWITCHES)}")
+    if not duration_s > 0:
+        raise ValueError("duration_s must be > 0")
+    robot = rig.robot_model  # type: ignore[attr-defined]
+    desc = robot.description
+    cfg = controller_config(controller, model=model, pi_pds0=pi_pds0, pi_F0=pi_F0,
+                            closed_from_start=closed_from_start,
+                            imu_delay_cycles=getattr(rig, "imu_delay_cycles", 0))
+    t_prep = time.perf_counter()
+    _warm_up(robot, cfg)
+    polygon = flagship_polygon()
+    if limits is None:
+        lim = desc["limits"]
+        limits = Limits(np.radians(lim["q_min_deg"]), np.radians(lim["q_max_deg"]),
+                        np.asarray(desc["drives"]["max_torque_Nm"], float))
+    watchdog = watchdog or Watchdog()
+    n_slots = int(round(duration_s * SAMPLE_RATE_HZ))
+    say(f"controller step ready ({time.perf_counter() - t_prep:.2f} s)")
+    # A full collection of a large heap holds the GIL for a long time: do it before the rig is up
+    # (the keep-alive thread below needs the GIL every millisecond); the loop's own collection
+    # then only sees what was allocated since.
+    gc.collect()
+    gc.freeze()
+
+    if open_rig:
+        t0 = time.perf_counter()
+        rig.open()
+        say(f"rig open in {time.perf_counter() - t0:.3f} s")
+    writer = None
+    try:
+        zeroing = None
+        if zero:
+            zeroing = rig.zero()  # type: ignore[attr-defined]
+            say(f"zeroed: {zeroing.as_dict()}")
+        read_now = getattr(rig, "read_idle", None) or rig.read
+        q_now = np.array(read_now().q, dtype=float)
+        if not bool(polygon.contains(q_now[None, :], tol=1e-9)[0]):
+            raise RigFault(
+                f"the robot is at q = {np.degrees(q_now).round(2).tolist()} deg, outside the planning polygon "
+                f"(box {np.degrees(polygon.box).round(1).tolist()} deg): move it inside before a run")
+        keepalive = getattr(rig, "keepalive", None)
+        ctx = keepalive() if keepalive is not None else _null()
+        with ctx:
+            traj = random_point_to_point(polygon, duration_s, seed, TABLE3_BOUNDS, dwell_s=dwell_s, start=q_now)
+            _, q_sp, qd_sp, qdd_sp = traj.sample_rate(SAMPLE_RATE_HZ)
+            if q_sp.shape[0] < n_slots:  # hold the last setpoint
+                pad = n_slots - q_sp.shape[0]
+                q_sp = np.vstack([q_sp, np.repeat(q_sp[-1:], pad, axis=0)])
+                qd_sp = np.vstack([qd_sp, np.zeros((pad, 2))])
+                qdd_sp = np.vstack([qdd_sp, np.zeros((pad, 2))])
+            q_sp, qd_sp, qdd_sp = (np.ascontiguousarray(a[:n_slots]) for a in (q_sp, qd_sp, qdd_sp))
+            c = ctl.Controller(robot, cfg, SAMPLE_RATE_HZ)
+            step = ControlStep(c, rig, q_sp, qd_sp, qdd_sp)
+            source = rig.source
+            if truth is None and source == "twin":
+                get_truth = getattr(rig, "truth", None)
+                truth = get_truth() if callable(get_truth) else {
+                    "note": "emulated hardware: the master has no access to the emulator's true values"}
+            settings = getattr(rig, "settings", None)
+            config = {
+                "controller": controller, "duration_s": float(duration_s), "seed": int(seed), "model": int(model),
+                "pi_pds0": cfg.pi_pds0, "pi_F0": cfg.pi_F0, "closed_from_start": bool(closed_from_start),
+                "dwell_s": dwell_s, "trajectory_start_rad": q_now.tolist(),
+                "controller_config": {k: v for k, v in asdict(cfg).items() if k != "model"},
+                "imu_conversion": np.asarray(getattr(rig, "imu_rows", np.zeros((2, 6)))).tolist(),
+                "imu_calibrated": bool(getattr(rig, "imu_calibrated", False)),
+                "limits": {"q_min_rad": np.asarray(limits.q_min, float).tolist(),
+                           "q_max_rad": np.asarray(limits.q_max, float).tolist(),
+                           "tau_max_Nm": np.broadcast_to(np.asarray(limits.tau_max, float), (2,)).tolist()},
+                "watchdog": asdict(watchdog),
+                "rig_settings": None if settings is None else {k: v for k, v in asdict(settings).items()},
+                "zeroing": None if zeroing is None else zeroing.as_dict(),
+            }
+            attrs = {"rig": getattr(rig, "rig_label", source), "param_names": json.dumps(c.param_names)}
+            identity = getattr(rig, "identity", None)
+            if identity:
+                attrs["devices"] = json.dumps(identity, default=str)
+            attrs.update(extra_attrs or {})
+            from paperlib.recordings import RecordingWriter
+
+            writer = RecordingWriter(
+                output, [1, 2], robot="five_bar", source=source, sample_rate_hz=SAMPLE_RATE_HZ, controller=controller,
+                config=config, seed=int(seed) if source == "twin" else None,
+                truth=truth if source == "twin" else None, attrs=attrs,
+                extra_channels=_channels(c.param_names),
+                coords={"param": c.param_names, "part": ["dynamic_ff", "friction_ff", "feedback"]},
+                preallocate=n_slots + 2)
+            prep = getattr(rig, "prepare_timing", None)
+            if callable(prep):
+                prep(n_slots)
+            gc.collect()
+            gc.freeze()
+    except BaseException:
+        rig.close()
+        raise
+
+    if rt_priority > 0 and sleep_margin_s is None:
+        sleep_margin_s = 8e-5  # a SCHED_FIFO loop that always spins is stopped by RT throttling
+    old, notes = _set_realtime(rt_priority, cpu)
+    for n in notes:
+        say("warning: " + n)
+    try:
+        stats = run_loop(rig, step, duration_s, SAMPLE_RATE_HZ, writer, watchdog, limits,
+                         log_channels=("q", "qd", "qdd", "tau_m", "tau_tgt", "lateness", "digital_inputs"),
+                         sleep_margin_s=sleep_margin_s, open_rig=False)
+    finally:
+        _restore(old)
+        gc.unfreeze()
+    say(stats.summary())
+
+    # the stricter deadline: the command of cycle k must leave before t0 + (k + 1) T
+    late_commands, send_p99_us, send_max_us = _command_deadlines(rig, stats)
+    out_path = Path(output)
+    recording: Path | None = out_path if out_path.is_file() else None
+    valid, err = False, None
+    pi_final = c.theta.tolist()
+    summary = {
+        "cycles": stats.cycles, "deadline_misses": stats.deadline_misses, "stalls": getattr(stats, "stalls", None),
+        "late_commands": late_commands,
+        "deadline_met_fraction": (1.0 - late_commands / stats.cycles) if stats.cycles else None,
+        "lateness_median_us": stats.lateness_median_us, "lateness_p99_us": stats.lateness_p99_us,
+        "lateness_p999_us": stats.lateness_p999_us, "lateness_max_us": stats.lateness_max_us,
+        "command_offset_p99_us": send_p99_us, "command_offset_max_us": send_max_us,
+        "torque_clips": stats.torque_clips, "stop_reason": stats.stop_reason, "fault": stats.fault,
+        "elapsed_s": stats.elapsed_s, "converged_s": c.converged_s,
+        "link_counters": stats.rig_counters, "cleanup_errors": stats.cleanup_errors,
+        "timings": dict(getattr(rig, "timings", {})),
+    }
+    if recording is not None:
+        try:
+            ds = read_recording(recording)
+            ds.attrs.update({
+                "converged_s": float(c.converged_s), "loop_cycles": int(stats.cycles),
+                "deadline_misses": int(stats.deadline_misses), "late_commands": int(late_commands),
+                "lateness_median_us": float(stats.lateness_median_us),
+                "lateness_p99_us": float(stats.lateness_p99_us),
+                "lateness_p999_us": float(stats.lateness_p999_us),
+                "lateness_max_us": float(stats.lateness_max_us),
+                "stop_reason": stats.stop_reason,
+                "loop_stats": json.dumps(stats.as_dict(), default=float),
+                "link_counters": json.dumps(stats.rig_counters, default=str),
+                "rig_timings": json.dumps(summary["timings"], default=float),
+            })
+            write_recording(ds, recording)
+            validate(read_recording(recording), str(recording))
+            valid = True
+        except (RecordingError, OSError, ValueError) as exc:
+            err = f"{type(exc).__name__}: {exc}"
+    else:
+        err = "no recording written (fewer than two cycles before the stop)"
+    return SessionResult(stats=stats, recording=recording, recording_valid=valid, validation_error=err,
+                         fault=stats.fault, stop_reason=stats.stop_reason, summary=summary, pi_hat_final=pi_final,
+                         param_names=list(c.param_names), converged_s=c.converged_s)
+
+
+def _command_deadlines(rig: Rig, stats: LoopStats) -> tuple[int, float, float]:
+    """Cycles whose command left after the end of their slot; p99 and max command offset [us]."""
+    t_read = getattr(rig, "t_read_ns", None)
+    t_cmd = getattr(rig, "t_cmd_ns", None)
+    n = stats.cycles
+    if t_read is None or t_cmd is None or n == 0 or len(t_read) < n:
+        return stats.deadline_misses, math.nan, math.nan  # no per-cycle timestamps: the loop's count
+    late_us = stats.lateness_us[:n]
+    work_us = (t_cmd[:n] - t_read[:n]) * 1e-3
+    ok = t_cmd[:n] > 0
+    # the command offset from the slot's deadline = start lateness + (read -> command)
+    offset = late_us[ok] + work_us[ok]
+    period_us = 1e6 / stats.rate_hz
+    # cycles with no command (the stopping cycle) are not counted
+    late = int(np.count_nonzero(offset > period_us))
+    if offset.size == 0:
+        return late, math.nan, math.nan
+    return late, float(np.percentile(offset, 99)), float(offset.max())
+
+
+class _null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None

@@ -1,0 +1,374 @@
+"""The hardware path end to end: HardwareRig + 4 kHz loop + AC controller against the emulated rig.
+
+The root tests (marked ``root``; skipped with the reason otherwise) create their own network
+namespaces and veth pair (``paperlib.hardware.selftest``), start the emulated rig (EK1828-like
+coupler with the proximity sensors, dual-axis CST drive and the IMU board around one twin of the
+5R) and run the real pysoem master, the loop and the controller against it. Each fault test
+checks a safe stop with a clear message and, when the loop had started, a valid recording of
+everything up to the fault. Everything is torn down by the self-test itself (checked).
+
+Timing on the 2-core CI machine: the loop runs under SCHED_FIFO with a sleep margin and the
+emulator under SCHED_FIFO (the self-test's defaults; see ``paperlib.hardware.selftest``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paperlib.recordings import read_recording
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _unavailable() -> str | None:
+    try:
+        import pysoem  # noqa: F401
+    except ImportError:
+        return "pysoem is not installed"
+    from paperlib.hardware import netns
+
+    return netns.unavailable_reason()
+
+
+@pytest.fixture(scope="module")
+def root_env() -> None:
+    reason = _unavailable()
+    if reason:
+        pytest.skip(f"hardware self-test {reason}")
+
+
+def _namespaces() -> str:
+    return subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+
+
+def _selftest(tmp_path: Path, **kw) -> dict:
+    from paperlib.hardware.selftest import selftest
+
+    kw.setdefault("calibrate_s", 0.0)
+    kw.setdefault("zeroing", False)
+    summary = selftest(workdir=tmp_path, json_out=tmp_path / "summary.json", log=print, **kw)
+    print(json.dumps({k: v for k, v in summary.items() if k not in ("emulator", "slaves")}, default=str)[:3000])
+    ns = summary.get("namespaces", {})
+    listed = _namespaces()
+    assert all(name not in listed for name in ns.values()), "namespaces left behind"
+    return summary
+
+
+# --------------------------------------------------------------------------------------------
+# the closed loop: AC on the emulated rig for several seconds at 4 kHz
+# --------------------------------------------------------------------------------------------
+
+RUN_S = 12.0
+CALIB_S = 4.0
+
+
+@pytest.fixture(scope="module")
+def closed_loop(root_env, tmp_path_factory) -> dict:
+    tmp = tmp_path_factory.mktemp("selftest")
+    return _selftest(tmp, duration_s=RUN_S, calibrate_s=CALIB_S, zeroing=True, controller="AC", seed=1)
+
+
+@pytest.mark.root
+def test_selftest_reaches_op_and_records_a_valid_run(closed_loop, record_property):
+    s = closed_loop
+    assert s["fault"] is None and s["stop_reason"] == "completed"
+    assert s["slaves_found"] == 2 and [d["name"] for d in s["slaves"]] == ["EK1828", "BE2-090-20"]
+    assert s["time_to_op_s"] < 1.0
+    assert s["cycles"] == int(RUN_S * 4000)
+    assert s["recording_valid"] is True
+    record_property("time_to_op_ms", round(s["time_to_op_s"] * 1e3, 1))
+    ds = read_recording(s["recording"])
+    # simulated data, labelled as such
+    assert ds.attrs["source"] == "twin" and ds.attrs["rig"] == "emulated-hardware"
+    assert "fault" not in ds.attrs
+    assert json.loads(ds.attrs["truth"])["pi_pds"] == pytest.approx(s["estimate"]["pi_pds_true"])
+    # every cycle logged on the uniform grid, setpoints included, deadline statistics in the attrs
+    assert ds.sizes["time"] == s["cycles"]
+    np.testing.assert_allclose(np.diff(ds["time"].values), 1 / 4000.0, rtol=1e-6)
+    for v in ("q_sp", "qd_sp", "qdd_sp", "tau_tgt", "pi_hat", "lateness", "imu_age"):
+        assert v in ds
+    for a in ("deadline_misses", "lateness_median_us", "lateness_p99_us", "lateness_p999_us", "lateness_max_us"):
+        assert a in ds.attrs
+    # the robot tracked its trajectory (joint error, after the first second)
+    err = np.abs(ds.q.values - ds.q_sp.values)[4000:]
+    assert np.degrees(err).max() < 3.0, np.degrees(err).max()
+    # links: (almost) nothing lost
+    assert s["wkc_errors"] <= s["cycles"] // 1000
+    assert s["imu_packets_lost"] <= 10
+    assert s["imu_malformed"] == 0
+
+
+@pytest.mark.root
+def test_selftest_meets_the_deadline_in_99_percent_of_cycles(closed_loop, record_property):
+    s = closed_loop
+    for k in ("deadline_misses", "late_commands", "lateness_median_us", "lateness_p99_us", "lateness_p999_us",
+              "lateness_max_us", "command_offset_p99_us"):
+        record_property(k, s[k])
+    print(f"\nmisses {s['deadline_misses']} ({s['stalls']} stalls), late commands {s['late_commands']} of "
+          f"{s['cycles']}; lateness median {s['lateness_median_us']:.1f} p99 {s['lateness_p99_us']:.1f} "
+          f"p99.9 {s['lateness_p999_us']:.1f} max {s['lateness_max_us']:.1f} us; load {os.getloadavg()}")
+    # a cycle meets its deadline when its command frame leaves within its 250-us slot
+    assert s["deadline_met_fraction"] >= 0.99
+    assert s["deadline_misses"] <= s["late_commands"] and s["deadline_misses"] / s["cycles"] <= 0.01
+
+
+@pytest.mark.root
+def test_zeroing_finds_the_emulated_encoder_offset(closed_loop):
+    z = closed_loop["zeroing"]
+    # the sensor switches within a cycle of motion (10 deg/s at 1 kHz) plus a frame of delay
+    assert np.abs(z["error_deg"]).max() < 0.05, z
+    assert 2.0 < min(z["travel_deg"]) and max(z["travel_deg"]) < 4.0
+
+
+@pytest.mark.root
+def test_ac_estimates_converge_as_on_the_twin(closed_loop, record_property):
+    e = closed_loop["estimate"]
+    print(f"\nIMU calibration: {closed_loop['imu_calibration']['rows']}\nestimate: {e}")
+    at10 = np.abs(e["pi_pds_rel_error_at_10s"])
+    final = np.abs(e["pi_pds_rel_error_final"])
+    record_property("pi_pds_rel_error_at_10s", [round(x, 4) for x in e["pi_pds_rel_error_at_10s"]])
+    # the twin's own AC run (same seed, calibrated IMUs) is within 0.3 % after 5 s; allow a few %
+    assert at10.max() < 0.03 and final.max() < 0.03
+    assert e["converged_s"] == e["converged_s"] and e["converged_s"] < 10.0  # switches (b), (c) closed
+
+
+# --------------------------------------------------------------------------------------------
+# faults: each a safe stop with a clear message (and a valid recording once the loop ran)
+# --------------------------------------------------------------------------------------------
+
+def _no_recording(s: dict, tmp_path: Path) -> None:
+    assert s["recording"] is None and s["recording_valid"] is False and s["cycles"] == 0
+    assert not list(tmp_path.glob("*.nc"))
+
+
+def _faulted_recording(s: dict) -> object:
+    assert s["stop_reason"] == "fault" and s["recording_valid"] is True, s
+    ds = read_recording(s["recording"])
+    assert ds.attrs["fault"] == s["fault"] or s["fault"] in ds.attrs["fault"]
+    assert ds.sizes["time"] == s["cycles"] and s["cycles"] > 100
+    return ds
+
+
+@pytest.mark.root
+def test_no_slave(root_env, tmp_path):
+    s = _selftest(tmp_path, duration_s=2.0, start_emulator=False)
+    assert "no EtherCAT slave found" in s["fault"] and s["stop_reason"] == "bring-up fault"
+    _no_recording(s, tmp_path)
+
+
+@pytest.mark.root
+def test_wrong_slave(root_env, tmp_path):
+    s = _selftest(tmp_path, duration_s=2.0,
+                  emulator={"chain": [{"type": "ek1828"}, {"type": "dual_cst_drive", "product_code": 0x12345678}]})
+    assert "ChainMismatchError" in s["fault"] and "0x12345678" in s["fault"] and "position 1" in s["fault"]
+    _no_recording(s, tmp_path)
+
+
+@pytest.mark.root
+def test_sdo_abort(root_env, tmp_path):
+    s = _selftest(tmp_path, duration_s=2.0, emulator={
+        "drive": {"sdo_aborts": [{"index": 0x6860, "subindex": 0, "code": 0x06090030}]}})
+    assert "SdoAbortError" in s["fault"] and "0x6860:00" in s["fault"] and "0x06090030" in s["fault"]
+    _no_recording(s, tmp_path)
+
+
+@pytest.mark.root
+def test_lost_frames_burst(root_env, tmp_path):
+    # after ~1 s of process data the drive stops answering (a cable pulled)
+    s = _selftest(tmp_path, duration_s=3.0, emulator={"faults": {"drop_after_n_pd": 5000}})
+    assert "EtherCAT" in s["fault"] and ("consecutive" in s["fault"] or "in a row" in s["fault"])
+    ds = _faulted_recording(s)
+    assert ds.sizes["time"] < 3.0 * 4000
+    assert s["emulator"]["drive"]["axis_states"] != ["operation enabled"] * 2  # drive disabled (watchdog)
+
+
+@pytest.mark.root
+def test_sporadic_lost_frames_are_tolerated(root_env, tmp_path):
+    s = _selftest(tmp_path, duration_s=2.0, emulator={"faults": {"drop_every_n": 200}})
+    assert s["fault"] is None and s["recording_valid"]
+    assert s["lost_frames"] >= 30 and s["max_consecutive_wkc_errors"] <= 3
+
+
+@pytest.mark.root
+def test_killed_emulator(root_env, tmp_path):
+    s = _selftest(tmp_path, duration_s=3.0, emulator={"faults": {"exit_after_n_pd": 5000}})
+    assert ("EtherCAT" in s["fault"] and "in a row" in s["fault"]) or "IMU data stale" in s["fault"] or \
+        "consecutive EtherCAT" in s["fault"], s["fault"]
+    _faulted_recording(s)
+    assert s["emulator"]["returncode"] == 3  # it really died
+
+
+@pytest.mark.root
+def test_imu_packet_loss_is_tolerated_and_counted(root_env, tmp_path):
+    s = _selftest(tmp_path, duration_s=2.0, emulator={"imu_faults": {"loss": 0.05, "seed": 3}})
+    assert s["fault"] is None and s["recording_valid"]
+    dropped = s["emulator"]["imu"]["dropped"]
+    assert dropped > 20
+    # the receiver counts the gaps of the run (the emulator's count includes bring-up)
+    assert 0.5 * dropped <= s["imu_packets_lost"] <= dropped
+
+
+@pytest.mark.root
+def test_imu_silent_beyond_the_watchdog(root_env, tmp_path):
+    s = _selftest(tmp_path, duration_s=3.0, emulator={"imu_faults": {"silent_after_pd_frames": 5000}})
+    assert "watchdog: IMU data stale" in s["fault"]
+    _faulted_recording(s)
+
+
+@pytest.mark.root
+def test_imu_garbage_is_rejected_and_counted(root_env, tmp_path):
+    s = _selftest(tmp_path, duration_s=2.0, emulator={"imu_faults": {"garbage": 0.1, "foreign": 0.05, "seed": 5}})
+    assert s["fault"] is None and s["recording_valid"]
+    emu = s["emulator"]["imu"]
+    assert s["imu_malformed"] > 50 and s["imu_foreign"] > 20
+    assert s["imu_malformed"] <= emu["garbage"] and s["imu_foreign"] <= emu["foreign"]
+    assert set(s["imu_malformed_reasons"]) <= {"crc", "size", "version"}
+    assert s["imu_packets_lost"] <= 10
+
+
+@pytest.mark.root
+def test_ctrl_c_stops_cleanly_with_a_valid_recording(root_env, tmp_path):
+    out = tmp_path / "summary.json"
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "paperlib", "hardware", "selftest", "--duration", "30", "--calibrate", "0",
+         "--no-zero", "--json", str(out), "--workdir", str(tmp_path)],
+        cwd=str(REPO), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        t0 = time.monotonic()
+        line = ""
+        while time.monotonic() - t0 < 120:
+            line = proc.stderr.readline()
+            if not line or line.startswith("rig open"):
+                break
+        assert line.startswith("rig open"), line
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    print(stderr[-2000:])
+    s = json.loads(out.read_text())
+    assert s["stop_reason"] == "interrupted" and s["fault"] is None
+    assert 1000 < s["cycles"] < 30 * 4000
+    assert s["recording_valid"] is True
+    ds = read_recording(s["recording"])
+    assert ds.sizes["time"] == s["cycles"] and "fault" not in ds.attrs
+    listed = _namespaces()
+    assert all(name not in listed for name in s["namespaces"].values())
+
+
+@pytest.mark.root
+def test_run_cli_against_emulated_hardware_is_labelled_simulated(root_env, tmp_path):
+    """`paperlib run --rig hardware` on an emulated chain whose config does not say so: the drive's
+    identity gives it away and the recording is labelled source = twin, rig = emulated-hardware."""
+    from paperlib.hardware import netns
+    from paperlib.hardware.selftest import IMU_PORT, EmulatorProcess
+
+    with netns.NetnsPair() as pair:
+        emu = EmulatorProcess(pair, {"seed": 2}, (pair.ip["master"], IMU_PORT), rt_priority=20)
+        cfg = tmp_path / "rig.toml"
+        cfg.write_text(f"""
+[rig]
+name = "emulated"
+robot = "five_bar"
+[ethercat]
+interface = "{pair.ifname['master']}"
+netns = "{pair.ns['master']}"
+pd_watchdog_s = 0.1
+[imu]
+udp_port = {IMU_PORT}
+bind_address = "{pair.ip['master']}"
+source_address = "{pair.ip['slave']}"
+[loop]
+rt_priority = 10
+""")
+        try:
+            out = tmp_path / "run.nc"
+            probe = subprocess.run([sys.executable, "-m", "paperlib", "hardware", "probe", "--interface",
+                                    pair.ifname["master"], "--netns", pair.ns["master"]],
+                                   cwd=str(REPO), capture_output=True, text=True, timeout=60)
+            assert probe.returncode == 0 and "EK1828" in probe.stdout and "BE2-090-20" in probe.stdout, probe
+            r = subprocess.run([sys.executable, "-m", "paperlib", "run", "--rig", "hardware", "--config", str(cfg),
+                                "--controller", "PD", "--duration", "1.5", "--seed", "2", "--output", str(out)],
+                               cwd=str(REPO), capture_output=True, text=True, timeout=300)
+            # the rig by hand: cycles, then close twice (zero torque, drive disabled, chain in INIT)
+            from paperlib.hardware.rig import HardwareRig, load_rig_settings
+
+            rig = HardwareRig(load_rig_settings(cfg))
+            rig.open()
+            assert rig.source == "twin" and rig.emulated and rig.identity["software_version"].startswith("paperlib")
+            for _ in range(400):
+                m = rig.read()
+                rig.command(np.array([0.05, -0.05]))
+                time.sleep(0.00025)
+            assert np.all(np.isfinite(m.qd)) and rig.imu_age_s < 0.005 and rig.consecutive_frame_errors == 0
+            rig.close()
+            rig.close()
+            assert not rig.master.operational
+        finally:
+            stats = emu.stop()
+    print(r.stdout[-3000:], r.stderr[-3000:])
+    assert stats["drive"]["axis_states"] == ["switch on disabled"] * 2
+    assert [s["al_state"] for s in stats["slaves"]] == [1, 1]  # INIT
+    assert r.returncode == 0
+    ds = read_recording(out)
+    assert ds.attrs["source"] == "twin" and ds.attrs["rig"] == "emulated-hardware"
+    assert ds.sizes["time"] == 6000 and "deadline_misses" in ds.attrs
+
+
+# --------------------------------------------------------------------------------------------
+# without root
+# --------------------------------------------------------------------------------------------
+
+def test_run_twin_rig_through_the_real_time_loop(tmp_path):
+    out = tmp_path / "twin.nc"
+    r = subprocess.run([sys.executable, "-m", "paperlib", "run", "--rig", "twin", "--controller", "AC", "--duration",
+                        "1.0", "--seed", "4", "--output", str(out)],
+                       cwd=str(REPO), capture_output=True, text=True, timeout=600)
+    print(r.stdout[-2000:], r.stderr[-2000:])
+    assert r.returncode == 0
+    ds = read_recording(out)
+    assert ds.attrs["source"] == "twin" and ds.attrs["rig"] == "twin" and ds.sizes["time"] == 4000
+    assert "pi_pds" in json.loads(ds.attrs["truth"])
+    assert np.all(np.isfinite(ds.pi_hat.values))
+
+
+def test_rig_example_config_loads():
+    from paperlib.hardware.rig import load_rig_settings
+    from paperlib.robots.five_bar import FiveBar
+
+    s = load_rig_settings(REPO / "config" / "rig.example.toml")
+    assert s.interface and s.udp_port == 5005 and s.drive_vendor_id == 0xAB
+    lim = FiveBar.default().description["limits"]
+    # the safety limits must admit the planning polygon: not tighter than the robot's own range
+    assert np.all(np.asarray(s.q_min_deg) <= np.asarray(lim["q_min_deg"]) + 1e-9)
+    assert np.all(np.asarray(s.q_max_deg) >= np.asarray(lim["q_max_deg"]) - 1e-9)
+
+
+def test_imu_packets_from_the_twin_decode_to_the_twins_reads():
+    from paperlib.hardware.emulators.twin_rig import ImuSender
+    from paperlib.hardware.imu_link import decode_packet
+
+    sender = ImuSender(("127.0.0.1", 9))
+    try:
+        raw = np.array([[1200.0, -340.0, 55.0], [-7.0, 16000.0, -16001.0]])
+        pkt = decode_packet(sender.encode(12, 0.0123456, raw))
+    finally:
+        sender.close()
+    assert pkt.seq == 12 and pkt.timestamp_us == 12346
+    np.testing.assert_array_equal(pkt.gyro_counts[:, 2], raw[:, 0])
+    np.testing.assert_array_equal(pkt.accel_counts[:, 1], raw[:, 1])
+    np.testing.assert_array_equal(pkt.accel_counts[:, 0], raw[:, 2])
+    assert pkt.gyro_fs_dps == (1000, 1000) and pkt.accel_fs_g == (2, 2)
