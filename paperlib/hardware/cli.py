@@ -79,6 +79,10 @@ def add_parser(subparsers: Any) -> None:
     st.add_argument("--sleep-margin", type=float, default=8e-5,
                     help="the loop sleeps until this long before a deadline, then spins [s] (default 8e-5; "
                          "negative: always spin)")
+    st.add_argument("--max-lost-frames", type=int, default=40,
+                    help="watchdog: consecutive bad EtherCAT cycles (default 40 = 10 ms; the rig's default is 20)")
+    st.add_argument("--max-imu-age", type=float, default=0.010,
+                    help="watchdog: IMU sample age [s] (default 0.010; the rig's default is 0.005)")
     st.add_argument("--quiet", action="store_true")
     st.set_defaults(func=cmd_selftest)
     ci = sub.add_parser("calibrate-imu", help="IMU conversion rows from a recording (nominal IMU conversion)")
@@ -133,7 +137,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                           closed_from_start=args.closed_from_start, limits=limits, watchdog=watchdog, zero=zero,
                           rt_priority=rt, cpu=cpu, sleep_margin_s=margin, log=_print)
     except RigFault as exc:
-        print(f"paperlib run: the rig could not be brought up: {type(exc).__name__}: {exc}. "
+        print(f"paperlib run: the run could not start: {type(exc).__name__}: {exc}. "
               "Nothing was recorded (drives disabled, link closed).", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -189,11 +193,15 @@ def cmd_selftest(args: argparse.Namespace) -> int:
         summary = selftest(args.duration, calibrate_s=args.calibrate, controller=args.controller, seed=args.seed,
                            json_out=args.json_out, workdir=args.workdir, zeroing=not args.no_zero,
                            rt_priority=args.rt_priority, emulator_rt_priority=args.emulator_rt_priority,
+                           max_lost_frames=args.max_lost_frames, max_imu_age_s=args.max_imu_age,
                            sleep_margin_s=None if args.sleep_margin < 0 else args.sleep_margin, log=None if args.quiet else
                            (lambda s: print(s, file=sys.stderr, flush=True)))
     except SelftestUnavailable as exc:
         print(str(exc), file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("paperlib hardware selftest: interrupted", file=sys.stderr)
+        return 130
     print(json.dumps(summary, indent=2))
     ok = summary.get("recording_valid") and not summary.get("fault")
     return 0 if ok else 1

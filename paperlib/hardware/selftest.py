@@ -161,8 +161,8 @@ def selftest(
     emulator: dict[str, Any] | None = None,
     start_emulator: bool = True,
     zeroing: bool = True,
-    max_lost_frames: int = 20,
-    max_imu_age_s: float = 0.005,
+    max_lost_frames: int = 40,
+    max_imu_age_s: float = 0.010,
     rt_priority: int = 10,
     emulator_rt_priority: int = 20,
     sleep_margin_s: float | None = 8e-5,
@@ -190,7 +190,12 @@ def selftest(
         False: no slave on the link (the "no slave" fault).
     zeroing : bool
         Zero with the proximity sensors (otherwise the emulator's encoder offset is zero).
-    max_lost_frames, max_imu_age_s : watchdog thresholds.
+    max_lost_frames, max_imu_age_s : int, float
+        Watchdog thresholds: consecutive bad EtherCAT cycles and IMU sample age [s]. Default 40
+        (10 ms) and 10 ms, twice the rig's defaults (20, 5 ms): the emulated devices are one Python
+        process on a VM whose host steals CPU time, and it was measured to stall for up to 4.5 ms
+        (18 frames lost in a row) even under SCHED_FIFO; such a stall is not a fault of the
+        master under test. The fault tests still check that the watchdog stops the run.
     rt_priority, emulator_rt_priority : int
         SCHED_FIFO priorities of the loop thread (during the loop only) and of the emulator
         process (0: normal scheduling). Default 10 and 20: on a 2-core machine shared by the
@@ -255,9 +260,9 @@ def selftest(
             summary["stop_reason"] = "bring-up fault" if summary["cycles"] == 0 else "fault"
             say("fault: " + summary["fault"])
         except KeyboardInterrupt:
-            summary["fault"] = "interrupted (Ctrl-C) outside the control loop"
+            summary["fault"] = "interrupted (Ctrl-C) outside the control loop: nothing more recorded"
             summary["stop_reason"] = "interrupted"
-            raise
+            say(summary["fault"])
         finally:
             if emu is not None:
                 summary["emulator"] = _emulator_report(emu.stop())

@@ -308,12 +308,12 @@ def run_session(
     gc.collect()
     gc.freeze()
 
-    if open_rig:
-        t0 = time.perf_counter()
-        rig.open()
-        say(f"rig open in {time.perf_counter() - t0:.3f} s")
     writer = None
     try:
+        if open_rig:
+            t0 = time.perf_counter()
+            rig.open()
+            say(f"rig open in {time.perf_counter() - t0:.3f} s")
         zeroing = None
         if zero:
             zeroing = rig.zero()  # type: ignore[attr-defined]
@@ -378,6 +378,7 @@ def run_session(
             gc.freeze()
     except BaseException:
         rig.close()
+        gc.unfreeze()
         raise
 
     if rt_priority > 0 and sleep_margin_s is None:

@@ -1446,7 +1446,9 @@ def serve(
     """
     faults = faults or FrameFaults()
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETHERTYPE_ECAT))
-    stats = {"received": 0, "answered": 0, "dropped": 0, "pd_frames": 0, "stalls": 0}
+    stats: dict[str, Any] = {"received": 0, "answered": 0, "dropped": 0, "pd_frames": 0, "stalls": 0,
+                             "max_reply_us": 0.0, "slow_replies": 0, "max_app_us": 0.0, "slow_apps": 0,
+                             "max_wake_gap_ms": 0.0}
     stall_limit = max(0.02, 10 * tick_period_s)
     try:
         sock.bind((ifname, ETHERTYPE_ECAT))
@@ -1464,6 +1466,8 @@ def serve(
             # the loop wakes at least every tick period; a longer gap means this process was
             # descheduled (CPU contention), not that the master went silent
             gap = now - last_wake - tick_period_s
+            if gap + tick_period_s > stats["max_wake_gap_ms"] * 1e-3:
+                stats["max_wake_gap_ms"] = (gap + tick_period_s) * 1e3
             last_wake = now
             if gap > stall_limit:
                 stats["stalls"] += 1
@@ -1490,11 +1494,22 @@ def serve(
             if reply is not None:
                 sock.send(reply)
                 stats["answered"] += 1
+            t_rx = now
             now = time.monotonic()
+            dt_reply = now - t_rx  # receive -> reply sent (timing statistics of the emulator itself)
+            if dt_reply > 250e-6:
+                stats["slow_replies"] += 1
+            if dt_reply * 1e6 > stats["max_reply_us"]:
+                stats["max_reply_us"] = dt_reply * 1e6
             chain.run_pending(now)
             if now - last_tick >= tick_period_s:
                 chain.tick(now)
                 last_tick = now
+            dt_app = time.monotonic() - now
+            if dt_app > 250e-6:
+                stats["slow_apps"] += 1
+            if dt_app * 1e6 > stats["max_app_us"]:
+                stats["max_app_us"] = dt_app * 1e6
     finally:
         sock.close()
     return stats

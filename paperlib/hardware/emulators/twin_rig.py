@@ -29,7 +29,9 @@ Fault injection on the IMU stream (``imu_faults``; seeded, per packet): ``loss``
 truncated, wrong version -- in turn), ``foreign`` (an extra datagram of random bytes),
 ``stop_after_s`` (the board goes silent after this plant time), ``gap`` (``[t_start_s,
 duration_s]``: no packets in that plant-time window), ``silent_after_pd_frames`` (silent once
-the drive has processed that many process-data frames: a board dying during the run). EtherCAT faults are those of
+the drive has processed that many process-data frames: a board dying during the run),
+``silent_pd_frames`` (``[first, stop)``: silent while the drive's process-data frame count is
+in that range: a burst of lost packets during the run). EtherCAT faults are those of
 :mod:`~paperlib.hardware.emulators.devices` (``faults``, ``chain`` with ``sdo_aborts`` or a
 wrong ``product_code``).
 
@@ -96,6 +98,7 @@ class ImuFaults:
     stop_after_s: float | None = None
     gap: tuple[float, float] | None = None
     silent_after_pd_frames: int | None = None
+    silent_pd_frames: tuple[int, int] | None = None
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -105,6 +108,8 @@ class ImuFaults:
                 raise ValueError(f"imu_faults.{name} must be a probability in [0, 1], got {p}")
         if self.gap is not None:
             self.gap = (float(self.gap[0]), float(self.gap[1]))
+        if self.silent_pd_frames is not None:
+            self.silent_pd_frames = (int(self.silent_pd_frames[0]), int(self.silent_pd_frames[1]))
 
 
 @dataclass
@@ -187,7 +192,9 @@ class ImuSender:
         st.reads += 1
         if (f.stop_after_s is not None and t_read_s >= f.stop_after_s) or (
             f.gap is not None and f.gap[0] <= t_read_s < f.gap[0] + f.gap[1]
-        ) or (f.silent_after_pd_frames is not None and self.pd_frames() >= f.silent_after_pd_frames):
+        ) or (f.silent_after_pd_frames is not None and self.pd_frames() >= f.silent_after_pd_frames) or (
+            f.silent_pd_frames is not None and f.silent_pd_frames[0] <= self.pd_frames() < f.silent_pd_frames[1]
+        ):
             st.silenced += 1
             return
         pkt = self.encode(seq, t_read_s, raw)
