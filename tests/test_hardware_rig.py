@@ -259,9 +259,9 @@ def test_ctrl_c_stops_cleanly_with_a_valid_recording(root_env, tmp_path):
         line = ""
         while time.monotonic() - t0 < 120:
             line = proc.stderr.readline()
-            if not line or line.startswith("rig open"):
+            if not line or line.startswith("control loop running"):
                 break
-        assert line.startswith("rig open"), line
+        assert line.startswith("control loop running"), line
         time.sleep(1.5)
         proc.send_signal(signal.SIGINT)
         stdout, stderr = proc.communicate(timeout=60)

@@ -83,6 +83,8 @@ def add_parser(subparsers: Any) -> None:
                     help="watchdog: consecutive bad EtherCAT cycles (default 40 = 10 ms; the rig's default is 20)")
     st.add_argument("--max-imu-age", type=float, default=0.010,
                     help="watchdog: IMU sample age [s] (default 0.010; the rig's default is 0.005)")
+    st.add_argument("--cpu", default="auto", help="CPU for the loop ('auto': the last; 'none': no pinning)")
+    st.add_argument("--emulator-cpu", default="auto", help="CPU for the emulator ('auto': the first; 'none')")
     st.add_argument("--quiet", action="store_true")
     st.set_defaults(func=cmd_selftest)
     ci = sub.add_parser("calibrate-imu", help="IMU conversion rows from a recording (nominal IMU conversion)")
@@ -194,6 +196,7 @@ def cmd_selftest(args: argparse.Namespace) -> int:
                            json_out=args.json_out, workdir=args.workdir, zeroing=not args.no_zero,
                            rt_priority=args.rt_priority, emulator_rt_priority=args.emulator_rt_priority,
                            max_lost_frames=args.max_lost_frames, max_imu_age_s=args.max_imu_age,
+                           cpu=_cpu_arg(args.cpu), emulator_cpu=_cpu_arg(args.emulator_cpu),
                            sleep_margin_s=None if args.sleep_margin < 0 else args.sleep_margin, log=None if args.quiet else
                            (lambda s: print(s, file=sys.stderr, flush=True)))
     except SelftestUnavailable as exc:
@@ -205,6 +208,12 @@ def cmd_selftest(args: argparse.Namespace) -> int:
     print(json.dumps(summary, indent=2))
     ok = summary.get("recording_valid") and not summary.get("fault")
     return 0 if ok else 1
+
+
+def _cpu_arg(text: str) -> int | None | str:
+    if text in ("auto", "none"):
+        return None if text == "none" else "auto"
+    return int(text)
 
 
 def cmd_calibrate_imu(args: argparse.Namespace) -> int:

@@ -166,6 +166,8 @@ def selftest(
     rt_priority: int = 10,
     emulator_rt_priority: int = 20,
     sleep_margin_s: float | None = 8e-5,
+    cpu: int | None | str = "auto",
+    emulator_cpu: int | None | str = "auto",
     log: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run the self-test (module docstring); returns the JSON summary as a dict.
@@ -205,6 +207,11 @@ def selftest(
         The loop sleeps until this long before each deadline, then spins (None: always spin).
         Under SCHED_FIFO a loop must not spin all the time: the kernel's RT throttling would
         stop it for 50 ms every second. 80 us leaves the loop ~50 % of a core.
+    cpu, emulator_cpu : int or None or "auto"
+        CPUs to pin the loop thread (during the loop) and the emulator to. "auto": the last
+        CPU for the loop and CPU 0 for the emulator when there are at least two, so the two
+        SCHED_FIFO processes never share a CPU (together they would exceed the kernel's RT
+        budget of 95 % of a CPU and be throttled for up to 50 ms); None: no pinning.
     log : callable, optional
         Progress messages (e.g. ``print``).
 
@@ -214,6 +221,12 @@ def selftest(
         Not root / no network namespaces.
     """
     say = log or (lambda s: None)
+    ncpu = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else list(range(ncpu))
+    if cpu == "auto":
+        cpu = cpus[-1] if ncpu >= 2 else None
+    if emulator_cpu == "auto":
+        emulator_cpu = cpus[0] if ncpu >= 2 else None
     reason = netns.unavailable_reason()
     if reason:
         raise SelftestUnavailable(f"paperlib hardware selftest {reason}")
@@ -230,6 +243,7 @@ def selftest(
         "calibrate_s": calibrate_s, "seed": seed,
     }
     t_start = time.perf_counter()
+    steal0 = _steal_ms()
     emu: EmulatorProcess | None = None
     with netns.NetnsPair() as pair:
         try:
@@ -237,7 +251,7 @@ def selftest(
             if start_emulator:
                 t0 = time.perf_counter()
                 emu = EmulatorProcess(pair, emu_cfg, (pair.ip["master"], IMU_PORT), rt_priority=emulator_rt_priority,
-                                      workdir=wd)
+                                      cpu=emulator_cpu, workdir=wd)
                 summary["emulator_start_s"] = round(time.perf_counter() - t0, 3)
                 say(f"emulated rig started in {summary['emulator_start_s']} s (pid {emu.info.get('pid')})")
             truth = emu.info.get("truth") if emu else None
@@ -252,7 +266,10 @@ def selftest(
             from paperlib.hardware.session import run_session
 
             wdog = Watchdog(max_imu_age_s=max_imu_age_s, max_frame_errors=max_lost_frames)
-            common = dict(truth=truth, watchdog=wdog, rt_priority=rt_priority, sleep_margin_s=sleep_margin_s, log=say)
+            common = dict(truth=truth, watchdog=wdog, rt_priority=rt_priority, sleep_margin_s=sleep_margin_s, cpu=cpu,
+                          log=say)
+            summary["scheduling"] = {"loop_rt_priority": rt_priority, "loop_cpu": cpu, "sleep_margin_s": sleep_margin_s,
+                                     "emulator_rt_priority": emulator_rt_priority, "emulator_cpu": emulator_cpu}
             _runs(run_session, settings, z, summary, known, wd, controller, duration_s, calibrate_s, seed, zeroing,
                   common)
         except (RigFault, RuntimeError, OSError, ValueError) as exc:
@@ -266,7 +283,20 @@ def selftest(
         finally:
             if emu is not None:
                 summary["emulator"] = _emulator_report(emu.stop())
+    steal1 = _steal_ms()
+    if steal0 is not None and steal1 is not None:
+        summary["host_steal_ms"] = steal1 - steal0
     return _finish(summary, None, json_out, t_start, say)
+
+
+def _steal_ms() -> float | None:
+    """CPU time stolen by the hypervisor so far, all CPUs [ms] (/proc/stat; None if unknown)."""
+    try:
+        with open("/proc/stat") as fh:
+            fields = fh.readline().split()
+        return float(fields[8]) * 1000.0 / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _runs(run_session: Any, settings: RigSettings, z: ZeroingSettings, summary: dict[str, Any], known: dict[str, Any],

@@ -386,6 +386,7 @@ def run_session(
     old, notes = _set_realtime(rt_priority, cpu)
     for n in notes:
         say("warning: " + n)
+    say(f"control loop running: {n_slots} cycles at {SAMPLE_RATE_HZ:g} Hz ({controller})")
     try:
         stats = run_loop(rig, step, duration_s, SAMPLE_RATE_HZ, writer, watchdog, limits,
                          log_channels=("q", "qd", "qdd", "tau_m", "tau_tgt", "lateness", "digital_inputs"),

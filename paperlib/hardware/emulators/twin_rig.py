@@ -226,20 +226,55 @@ class TwinDrivePlant:
     Implements :class:`paperlib.hardware.emulators.devices.Plant` (motor side). If the twin
     fails (it left its workspace), the plant freezes, ``fault_cb`` is called once (the drive
     then faults its axes) and the failure is reported in the stats.
+
+    Synchronisation (``sync=True``, like a drive on distributed clocks): the twin advances in
+    whole cycles of ``period_s`` on a wall-clock grid (the drive's SYNC0 events), and each
+    process-data frame carries the state at the latest grid point. The grid's phase is locked
+    to the frames' arrivals (a first-order phase-locked loop, gain 0.05 per frame) so that they
+    fall half a period after a grid point: with the master on time every frame advances the
+    twin by exactly one cycle, whatever the emulator's scheduling jitter, instead of 0 or 2
+    cycles whenever a frame arrives near a grid point. Without frames (a silent or stalled
+    master; the drive's idle tick) the grid goes on in real time; frames arriving back to back
+    (a master catching up) see the same grid point, as on a real drive.
     """
 
-    def __init__(self, twin: Any, sender: ImuSender | None) -> None:
+    def __init__(self, twin: Any, sender: ImuSender | None, sync: bool = True, period_s: float = 1.0 / 4000.0) -> None:
         self.twin = twin
         self.sender = sender
         self.failure: str | None = None
         self.fault_cb: Callable[[], None] | None = None
         self.steps = 0
+        self.sync = bool(sync)
+        self.period = float(period_s)
+        self._t = 0.0  # local wall-clock time (sum of the drive's dt)
+        self._grid = 0.0  # a grid point (SYNC0) [s]
+        self._k = 0  # index of the last grid point the twin was advanced to
+        self.cycles_per_step = [0, 0, 0, 0]  # histogram of cycles advanced per call: 0, 1, 2, more
         self._last = twin.step(np.zeros(2), 0.0)
+
+    def _cycles(self, dt: float) -> int:
+        """Whole grid periods to advance for a call ``dt`` [s] after the previous one."""
+        T = self.period
+        self._t += max(dt, 0.0)
+        if 0.5 * T < dt < 2.0 * T:  # a regular frame: lock the grid's phase to it
+            phase = (self._t - self._grid) % T
+            self._grid += 0.05 * (phase - 0.5 * T)
+        k = math.floor((self._t - self._grid) / T)
+        n = k - self._k
+        if n > 0:
+            self._k = k
+        return max(n, 0)
 
     def step(self, torque_Nm: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self.failure is not None:
             q, _, _ = self._last
             return q, np.zeros(2), np.zeros(2)
+        if self.sync and dt > 0.0:
+            n = self._cycles(dt)
+            self.cycles_per_step[min(n, 3)] += 1
+            if n == 0:  # no grid point since the last call: same sample (the new target acts from the next)
+                return self._last
+            dt = n * self.period
         try:
             self._last = self.twin.step(torque_Nm, dt)
         except RuntimeError as exc:
@@ -396,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
         "wall_s": time.monotonic() - t0,
         "slaves": [{"name": s.name, "al_state": s.al_state, "al_code": s.al_code, **s.counters} for s in chain.slaves],
         "twin": {"t_s": twin.t, "q_rad": twin.q.tolist(), "qd_rad_s": twin.qd.tolist(), "steps": plant.steps,
-                 "failure": plant.failure},
+                 "failure": plant.failure, "cycles_per_step_0_1_2_more": plant.cycles_per_step},
         "imu": asdict(sender.stats) if sender else None,
     }
     if drive is not None:
