@@ -79,10 +79,10 @@ def add_parser(subparsers: Any) -> None:
     st.add_argument("--sleep-margin", type=float, default=8e-5,
                     help="the loop sleeps until this long before a deadline, then spins [s] (default 8e-5; "
                          "negative: always spin)")
-    st.add_argument("--max-lost-frames", type=int, default=40,
-                    help="watchdog: consecutive bad EtherCAT cycles (default 40 = 10 ms; the rig's default is 20)")
-    st.add_argument("--max-imu-age", type=float, default=0.010,
-                    help="watchdog: IMU sample age [s] (default 0.010; the rig's default is 0.005)")
+    st.add_argument("--max-lost-frames", type=int, default=100,
+                    help="watchdog: consecutive bad EtherCAT cycles (default 100 = 25 ms; the rig's default is 20)")
+    st.add_argument("--max-imu-age", type=float, default=0.025,
+                    help="watchdog: IMU sample age [s] (default 0.025; the rig's default is 0.005)")
     st.add_argument("--cpu", default="auto", help="CPU for the loop ('auto': the last; 'none': no pinning)")
     st.add_argument("--emulator-cpu", default="auto", help="CPU for the emulator ('auto': the first; 'none')")
     st.add_argument("--quiet", action="store_true")

@@ -32,8 +32,9 @@ cycle k - 1. A frame not back ``receive_timeout_s`` after the cycle started coun
 Watchdog. :attr:`HardwareRig.consecutive_frame_errors` and :attr:`HardwareRig.imu_age_s` are
 what :func:`paperlib.hardware.loop.run_loop` checks every cycle (its
 :class:`~paperlib.hardware.loop.Watchdog`); the master itself raises
-:class:`~paperlib.hardware.ethercat.LostFrameError` one cycle after the loop's threshold, as
-a second line. ``close()`` commands zero torque, walks the drive to "switch on disabled",
+:class:`~paperlib.hardware.ethercat.LostFrameError` (a :class:`~paperlib.rig.RigFault`) inside
+``read`` on the cycle the run of bad frames exceeds ``max_lost_frames``, i.e. when the loop's
+check would trip, so the same threshold holds even without the loop. ``close()`` commands zero torque, walks the drive to "switch on disabled",
 puts the chain in INIT and closes both sockets; it is safe to call twice and after any fault.
 
 Zeroing (:meth:`HardwareRig.zero`). The drive's encoder counts from an arbitrary origin, so

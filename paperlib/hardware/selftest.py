@@ -161,8 +161,8 @@ def selftest(
     emulator: dict[str, Any] | None = None,
     start_emulator: bool = True,
     zeroing: bool = True,
-    max_lost_frames: int = 40,
-    max_imu_age_s: float = 0.010,
+    max_lost_frames: int = 100,
+    max_imu_age_s: float = 0.025,
     rt_priority: int = 10,
     emulator_rt_priority: int = 20,
     sleep_margin_s: float | None = 8e-5,
@@ -193,10 +193,12 @@ def selftest(
     zeroing : bool
         Zero with the proximity sensors (otherwise the emulator's encoder offset is zero).
     max_lost_frames, max_imu_age_s : int, float
-        Watchdog thresholds: consecutive bad EtherCAT cycles and IMU sample age [s]. Default 40
-        (10 ms) and 10 ms, twice the rig's defaults (20, 5 ms): the emulated devices are one Python
-        process on a VM whose host steals CPU time, and it was measured to stall for up to 4.5 ms
-        (18 frames lost in a row) even under SCHED_FIFO; such a stall is not a fault of the
+        Watchdog thresholds: consecutive bad EtherCAT cycles and IMU sample age [s]. Default 100
+        (25 ms) and 25 ms, five times the rig's defaults (20 frames, 5 ms): the emulated devices
+        are one Python process on a 2-core VM whose host steals CPU time (20-40 ms per 25-s run),
+        and the emulator and the loop were measured to pause for 5-18 ms now and then even under
+        SCHED_FIFO on their own CPUs (an 8-ms pause of the emulator loses ~44 frames in a row:
+        it then answers the backlog of stale frames). Such a pause is not a fault of the
         master under test. The fault tests still check that the watchdog stops the run.
     rt_priority, emulator_rt_priority : int
         SCHED_FIFO priorities of the loop thread (during the loop only) and of the emulator
