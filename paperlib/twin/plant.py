@@ -37,8 +37,8 @@ def solve2(M, b0, b1, out):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def accel(q, qd, Qa, prm, M, h, D_psi, psid, out):  # pragma: no cover - compiled
-    """qdd = M^-1 (Qa - C qd); returns the kernel status (``D_psi``, ``psid`` are left untouched)."""
+def accel(q, qd, Qa, prm, M, h, out):  # pragma: no cover - compiled
+    """qdd = M^-1 (Qa - C qd) (M and C qd only: the kernel ``mass_bias``); returns the kernel status."""
     s = K.mass_bias(q, qd, prm, M, h)
     if s != 0:
         return s
@@ -67,7 +67,7 @@ def plant_forces(Qm, scale, z, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj,
 
 
 @nb.njit(cache=True, nogil=True)
-def plant_rk4(q, qd, Qa, k1v, prm, dt, M, h, D_psi, psid, work, dq):  # pragma: no cover - compiled
+def plant_rk4(q, qd, Qa, k1v, prm, dt, M, h, work, dq):  # pragma: no cover - compiled
     """One RK4 step with the forces ``Qa`` held; ``k1v`` is the acceleration at the start.
 
     Updates ``q``, ``qd`` in place and writes the displacement ``dq`` (2,) (so the work of the
@@ -77,17 +77,17 @@ def plant_rk4(q, qd, Qa, k1v, prm, dt, M, h, D_psi, psid, work, dq):  # pragma: 
     for i in range(2):
         qs[i] = q[i] + 0.5 * dt * qd[i]
         vs[i] = qd[i] + 0.5 * dt * k1v[i]
-    s = accel(qs, vs, Qa, prm, M, h, D_psi, psid, k2v)
+    s = accel(qs, vs, Qa, prm, M, h, k2v)
     for i in range(2):
         k2q[i] = vs[i]
         qs[i] = q[i] + 0.5 * dt * k2q[i]
         vs[i] = qd[i] + 0.5 * dt * k2v[i]
-    s |= accel(qs, vs, Qa, prm, M, h, D_psi, psid, k3v)
+    s |= accel(qs, vs, Qa, prm, M, h, k3v)
     for i in range(2):
         k3q[i] = vs[i]
         qs[i] = q[i] + dt * k3q[i]
         vs[i] = qd[i] + dt * k3v[i]
-    s |= accel(qs, vs, Qa, prm, M, h, D_psi, psid, k4v)
+    s |= accel(qs, vs, Qa, prm, M, h, k4v)
     if s != 0:
         return s
     for i in range(2):
@@ -121,7 +121,7 @@ def _twin_plant_cycles(n, tau_tgt, q, qd, z, Qa, therm_x, T_amb, prm, fric, ther
             Qm[j] = dr.joint_torque(a, drv[j])
         plant_forces(Qm, 1.0, z, therm_x, T_amb, fric, DT, D_psi, psid, psid0, Tj, F, QF, Qa)
         solve2(M, Qa[0] - h[0], Qa[1] - h[1], k1v)
-        s = plant_rk4(q, qd, Qa, k1v, prm, DT, M, h, D_psi, psid, work, dq)
+        s = plant_rk4(q, qd, Qa, k1v, prm, DT, M, h, work, dq)
         if s != 0:
             return s, t
         plant_heat(therm_x, F, psid0, therm_disc, T_amb)

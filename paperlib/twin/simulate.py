@@ -164,7 +164,7 @@ def _simulate_loop(
                                           + qd[1] * (M[1, 0] * qd[0] + M[1, 1] * qd[1]))
             log_diag[r, DG_WMOTOR] = w_motor
             log_diag[r, DG_WFRICTION] = w_fric
-        s = plant_rk4(q, qd, Qa, k1v, prm, dt, M, h, D_psi, psid, rk_work, dq)
+        s = plant_rk4(q, qd, Qa, k1v, prm, dt, M, h, rk_work, dq)
         if s != 0:
             st[ST_W_MOTOR] = w_motor
             st[ST_W_FRIC] = w_fric
