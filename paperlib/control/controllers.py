@@ -60,8 +60,10 @@ CONTROLLER_SWITCHES: dict[str, int] = {
 F_V_GATE, F_A_GATE, F_BETA, F_FLOOR_C, F_CONV_WINDOW, F_CONV_TOL_PDS, F_CONV_TOL_F, F_CONV_T_MIN, F_CONV_V_MAX = range(9)
 N_FCFG = 9
 # int flags layout
-I_REQUESTED, I_CLOSED, I_ESTIMATE, I_PER_JOINT, I_N_DRIVES, I_DELAY, I_RING_POS, I_RING_FILL, I_GATE_ALL = range(9)
-N_IFLAGS = 9
+I_REQUESTED, I_CLOSED, I_ESTIMATE, I_PER_JOINT, I_N_DRIVES, I_DELAY, I_RING_POS, I_RING_FILL, I_GATE_ALL, I_HOLD = range(10)
+N_IFLAGS = 10
+#: Estimator status of a cycle whose update was held back (:meth:`Controller.hold_estimation`).
+EST_HELD = -5
 #: Ring of past encoder angles and drive torques, to pair each IMU sample with the encoder and
 #: torque samples of the same age (the IMU stream arrives ``delay`` cycles late).
 RING = 32
@@ -195,7 +197,7 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
     -------
     int
         Estimator status (1 updated, 0 gated out, -1 rejected, -2 kernel error at the
-        measured state, -3 estimation off); the control output is valid in every case
+        measured state, -3 estimation off, -5 held back by the caller); the control output is valid in every case
         unless a feed-forward needs the model at an invalid setpoint (then ``tau_tgt`` is zero
         and -4 is returned).
     """
@@ -212,6 +214,10 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
     iflags[I_RING_POS] = (pos + 1) % RING
     if iflags[I_RING_FILL] <= delay:
         iflags[I_RING_FILL] += 1
+    elif iflags[I_HOLD] > 0:  # the caller saw a timing or link fault in the samples of this row
+        iflags[I_HOLD] -= 1
+        if iflags[I_ESTIMATE] != 0:
+            est = EST_HELD
     elif iflags[I_ESTIMATE] != 0:
         status = K.row_terms(ring[old, 0], qd, qdd, prm, Q_I, D_m, D_psi, psid)
         if status != 0:
@@ -511,6 +517,18 @@ class Controller:
                                                       "pi0", "g", "counters", "accum", "Q_I", "D_m", "D_psi", "psid",
                                                       "Y", "R", "y_sum", "r_sum", "work", "tmp", "tmp2", "parts",
                                                       "tau_tgt", "ring"))
+
+    def hold_estimation(self, cycles: int) -> None:
+        """Skip the estimator update for the next ``cycles`` steps (at least; holds do not add up).
+
+        For a caller that knows the samples are out of step: a late or catch-up cycle, a lost
+        EtherCAT frame (encoder and torque held from an older cycle), a stale IMU sample. A row
+        pairs the IMU sample with the encoder and torque of ``imu_delay_cycles`` before, so a
+        fault taints the rows of the next ``imu_delay_cycles`` steps too: hold at least that
+        long plus the IMU sample period. The control output is not affected.
+        """
+        if cycles > self.iflags[I_HOLD]:
+            self.iflags[I_HOLD] = int(cycles)
 
     def step(self, t: float) -> np.ndarray:
         """One cycle from Python on the values in :attr:`meas`; returns ``tau_tgt`` [N m] (a view)."""

@@ -438,7 +438,7 @@ class ExtendedImuCalibration:
 
 def calibrate_imu_extended(q_enc: np.ndarray, gyro_qd: np.ndarray, accel_qdd: np.ndarray, ts: float, *,
                            cutoff_hz: float = 50.0, max_delay_s: float = 0.005, min_rate: float = 0.05,
-                           min_samples: int = 200) -> ExtendedImuCalibration:
+                           min_samples: int = 200, valid: np.ndarray | None = None) -> ExtendedImuCalibration:
     """Calibrate each joint's IMU against its encoder: delay, gyro scale and offset, accelerometer
     scale, offset and centripetal leak.
 
@@ -465,6 +465,11 @@ def calibrate_imu_extended(q_enc: np.ndarray, gyro_qd: np.ndarray, accel_qdd: np
         Accelerometer y over the nominal lever arm [rad/s^2].
     ts : float
         Sample time [s].
+    valid : array_like of bool, shape (N,), optional
+        Samples that are in step (a hardware log marks cycles off their period, with a lost or
+        stale EtherCAT frame or a stale IMU sample: ``sample_faults != 0``). The fits skip every
+        sample within two filter lengths (``2 / cutoff_hz``) of an invalid one, where the
+        filtered derivatives still feel it. Default: all valid.
     """
     q = _as_2d(q_enc, "q_enc")
     g = _as_2d(gyro_qd, "gyro_qd")
@@ -479,16 +484,27 @@ def calibrate_imu_extended(q_enc: np.ndarray, gyro_qd: np.ndarray, accel_qdd: np
     delay = np.zeros(n)
     rms_g = np.zeros(n)
     rms_a = np.zeros(n)
+    seg = slice(trim, len(q) - trim)
+    good = np.ones(len(q), dtype=bool)
+    if valid is not None:
+        v = np.asarray(valid, dtype=bool).reshape(-1)
+        if v.shape[0] != len(q):
+            raise ValueError(f"valid must have one entry per sample ({len(q)}), got {v.shape[0]}")
+        reach = int(math.ceil(2.0 / (cutoff_hz * ts))) + max_d
+        bad = np.convolve(~v, np.ones(2 * reach + 1), mode="same") > 0
+        good = ~bad
+    good = good[seg]
+    if good.sum() < min_samples:
+        raise ValueError(f"only {int(good.sum())} samples are valid and away from a fault; need {min_samples}")
     for j in range(n):
         best, best_d = -np.inf, 0
-        seg = slice(trim, len(q) - trim)
         for d in range(max_d + 1):
-            c = np.corrcoef(g[seg, j], v_ref[trim - d:len(q) - trim - d, j])[0, 1]
+            c = np.corrcoef(g[seg, j][good], v_ref[trim - d:len(q) - trim - d, j][good])[0, 1]
             if c > best:
                 best, best_d = c, d
         gj = g[seg, j]
         vr = v_ref[trim - best_d:len(q) - trim - best_d, j]
-        moving = np.abs(gj) > min_rate
+        moving = (np.abs(gj) > min_rate) & good
         if moving.sum() < min_samples:
             raise ValueError(f"joint {j + 1}: only {int(moving.sum())} samples in motion (|qd| > {min_rate} rad/s); "
                              f"need {min_samples}")
@@ -496,8 +512,8 @@ def calibrate_imu_extended(q_enc: np.ndarray, gyro_qd: np.ndarray, accel_qdd: np
         (ag, bg), *_ = np.linalg.lstsq(A, vr[moving], rcond=None)
         rms_g[j] = float(np.sqrt(np.mean((A @ [ag, bg] - vr[moving]) ** 2)))
         qd_cal = ag * g[:, j] + bg
-        acc_ref = central_difference(zero_phase_lowpass(qd_cal, ts, cutoff_hz), ts)[seg]
-        A = np.c_[a[seg, j], qd_cal[seg] ** 2, np.ones(len(gj))]
+        acc_ref = central_difference(zero_phase_lowpass(qd_cal, ts, cutoff_hz), ts)[seg][good]
+        A = np.c_[a[seg, j][good], qd_cal[seg][good] ** 2, np.ones(int(good.sum()))]
         coef, *_ = np.linalg.lstsq(A, acc_ref, rcond=None)
         rms_a[j] = float(np.sqrt(np.mean((A @ coef - acc_ref) ** 2)))
         rows[j] = [ag, bg, coef[0], coef[1], coef[2], best_d]

@@ -227,7 +227,9 @@ def cmd_calibrate_imu(args: argparse.Namespace) -> int:
         print(f"{args.recording}: recorded with a calibrated IMU conversion {conv}; calibrate from a run made "
               "with the nominal conversion", file=sys.stderr)
         return 2
-    cal = calibrate_imu_extended(ds.q.values, ds.qd.values, ds.qdd.values, 1.0 / float(ds.attrs["sample_rate_hz"]))
+    valid = ds.sample_faults.values == 0 if "sample_faults" in ds else None  # skip cycles out of step
+    cal = calibrate_imu_extended(ds.q.values, ds.qd.values, ds.qdd.values, 1.0 / float(ds.attrs["sample_rate_hz"]),
+                                 valid=valid)
     path = write_imu_calibration(args.output, cal.rows, source=str(args.recording))
     print(f"wrote {path}: rows {cal.rows.round(5).tolist()}; RMS residuals gyro {cal.rms_gyro.round(4).tolist()} "
           f"rad/s, accel {cal.rms_accel.round(3).tolist()} rad/s^2")

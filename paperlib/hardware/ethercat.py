@@ -27,7 +27,19 @@ Bring-up (:meth:`EthercatMaster.open`):
 :meth:`EthercatMaster.exchange` then runs one cycle: target torques [N m] -> per mille of
 the rated torque, LRW, working-counter check, and counts -> SI units.  Every cycle's WKC is
 checked; lost frames and WKC errors are counted and too many in a row raise
-:class:`LostFrameError`.  :meth:`EthercatMaster.disable` commands zero torque and walks the
+:class:`LostFrameError`.
+
+Stale replies. SOEM tags each frame with one of only 16 indices and matches replies by index,
+so a reply that comes back late (a slave or the wire paused for longer than the receive
+timeout) can be taken for the answer to a *newer* frame with the same index: right working
+counter, inputs several cycles old. Worse, if replies keep queuing in the socket the master
+goes on reading one stale reply per cycle, permanently late (seen on the emulated rig after an
+8-ms pause of the emulator: the inputs then lagged the commands by 32 cycles for the rest of the
+run). An LRW reply carries the outputs it was sent with (SOEM copies them back into the IOmap),
+so :meth:`EthercatMaster.receive` compares them with the outputs of the frame it waits for, and
+with distributed clocks also requires the reference clock's time to advance; a reply that fails
+either test counts as a bad cycle (inputs not used) and the receive queue is emptied
+(:meth:`EthercatMaster._flush`).  :meth:`EthercatMaster.disable` commands zero torque and walks the
 drive down to "switch on disabled"; :meth:`EthercatMaster.close` is safe to call twice and
 after any fault.
 
@@ -227,6 +239,8 @@ class EthercatConfig:
         Configure distributed clocks when the slaves offer them.
     receive_timeout_s : float
         Timeout of one process-data frame [s].
+    flush_timeout_s : float
+        Timeout of the register read that flushes stale replies (see the module docstring) [s].
     max_consecutive_errors : int
         Lost frames / WKC errors in a row before :class:`LostFrameError`.
     pd_watchdog_s : float or None
@@ -255,6 +269,7 @@ class EthercatConfig:
     cycle_time_s: float = 0.00025
     use_dc: bool = True
     receive_timeout_s: float = 0.001
+    flush_timeout_s: float = 0.002
     max_consecutive_errors: int = 20
     pd_watchdog_s: float | None = None
     state_timeout_s: float = 3.0
@@ -282,6 +297,14 @@ class ExchangeStats:
         Longest run of bad cycles.
     last_wkc : int
         Working counter of the last cycle.
+    stale_replies : int
+        Cycles whose reply had the expected working counter but answered an older frame
+        (echoed outputs differ from those sent, or the DC time did not advance); counted in
+        ``wkc_errors`` too.
+    flushes : int
+        Receive-queue flushes after a stale reply.
+    flushed_replies : int
+        Queued replies those flushes dropped.
     """
 
     cycles: int = 0
@@ -290,6 +313,9 @@ class ExchangeStats:
     consecutive_errors: int = 0
     max_consecutive_errors: int = 0
     last_wkc: int = 0
+    stale_replies: int = 0
+    flushes: int = 0
+    flushed_replies: int = 0
 
 
 _RX = struct.Struct("<HhHh")  # controlword A, target torque A, controlword B, target torque B
@@ -358,6 +384,9 @@ class EthercatMaster:
         self.torque = np.zeros(2)
         self.statusword = [0, 0]
         self.digital_inputs = 0
+        self._sent = b""  # drive outputs of the frame in flight (to recognise its reply)
+        self._last_dc = -1  # DC system time of the last accepted reply [ns]
+        self._drain: list[Any] | None = None  # duplicates of SOEM's socket, to flush stale replies
 
     # ------------------------------------------------------------------------------------------
     # bring-up
@@ -697,7 +726,9 @@ class EthercatMaster:
         return self.master.receive_processdata(int(self.config.receive_timeout_s * 1e6))
 
     def _pack_outputs(self, permille: Sequence[int] = (0, 0)) -> None:
-        self._drive.output = _RX.pack(self._cw[0], permille[0], self._cw[1], permille[1])
+        out = _RX.pack(self._cw[0], permille[0], self._cw[1], permille[1])
+        self._sent = out
+        self._drive.output = out
         if self._coupler is not None and len(self._coupler.output) > 0:
             self._coupler.output = bytes([self.digital_outputs & 0xFF])
 
@@ -833,6 +864,10 @@ class EthercatMaster:
         st.cycles += 1
         st.last_wkc = wkc
         ok = wkc == self.expected_wkc
+        if ok and not self._fresh_reply():
+            ok = False
+            st.stale_replies += 1
+            self._flush()
         if ok:
             st.consecutive_errors = 0
             self._unpack_inputs()
@@ -855,10 +890,56 @@ class EthercatMaster:
                 raise LostFrameError(
                     f"EtherCAT: {st.consecutive_errors} process-data cycles in a row without the expected working counter "
                     f"on {self.ifname} (last WKC {wkc}, expected {self.expected_wkc}; "
-                    f"{'frame lost / no answer' if wkc <= 0 else 'a slave did not process its data'}); "
-                    f"totals: {st.lost_frames} lost, {st.wkc_errors} WKC errors in {st.cycles} cycles"
+                    f"{'frame lost / no answer' if wkc <= 0 else ('a stale reply to an older frame' if wkc == self.expected_wkc else 'a slave did not process its data')}); "
+                    f"totals: {st.lost_frames} lost, {st.stale_replies} stale, {st.wkc_errors} bad in {st.cycles} cycles"
                 )
         return self.position, self.velocity, self.torque, self.digital_inputs, ok
+
+    def _fresh_reply(self) -> bool:
+        """Whether the reply just received answers the frame last sent (module docstring)."""
+        if self._drive.output[:len(self._sent)] != self._sent:
+            return False
+        if self.has_dc:
+            dc = self.master.dc_time
+            if dc <= self._last_dc:
+                return False
+            self._last_dc = dc
+        return True
+
+    def _flush(self) -> None:
+        """Drop every reply waiting in SOEM's receive queue (called right after a stale reply).
+
+        Nothing of ours is in flight then (the next frame is sent later), so whatever is queued
+        answers frames given up on. Read directly from SOEM's raw socket (a duplicate of its
+        descriptor, without blocking); without the descriptor, fall back to one blocking register
+        read, which drops queued replies until its own comes back (not all of them if one
+        carries the read's own index: hence the direct read first).
+        """
+        import socket
+
+        self.stats.flushes += 1
+        if self._drain is None:
+            self._drain = []
+            for fd in self._socket_fds:
+                try:
+                    self._drain.append(socket.fromfd(fd, socket.AF_PACKET, socket.SOCK_RAW))
+                except OSError:  # pragma: no cover - diagnostics only
+                    pass
+        if self._drain:
+            for sock in self._drain:
+                for _ in range(4096):
+                    try:
+                        sock.recv(2048, socket.MSG_DONTWAIT)
+                    except (BlockingIOError, InterruptedError):
+                        break
+                    except OSError:
+                        break
+                    self.stats.flushed_replies += 1
+            return
+        try:
+            self._drive._fprd(0x0130, 2, int(self.config.flush_timeout_s * 1e6))
+        except Exception:  # noqa: BLE001 -- a lost flush frame is just another bad cycle
+            pass
 
     def _unpack_inputs(self) -> None:
         sw0, c0, v0, t0, sw1, c1, v1, t1 = _TX.unpack(self._drive.input)
@@ -918,6 +999,9 @@ class EthercatMaster:
                     self.master.write_state()
             except Exception as exc:  # noqa: BLE001
                 log.warning("close: requesting INIT failed: %s", exc)
+            for sock in self._drain or ():
+                sock.close()
+            self._drain = None
             try:
                 self.master.close()
             except Exception as exc:  # noqa: BLE001
@@ -972,6 +1056,9 @@ class EthercatMaster:
             "wkc_errors": st.wkc_errors,
             "lost_frames": st.lost_frames,
             "max_consecutive_wkc_errors": st.max_consecutive_errors,
+            "stale_replies": st.stale_replies,
+            "flushes": st.flushes,
+            "flushed_replies": st.flushed_replies,
         }
 
 

@@ -472,8 +472,8 @@ def run_loop(
                 lost = rig.consecutive_frame_errors
                 if lost > max_lost:
                     fault = (
-                        f"watchdog: {lost} consecutive EtherCAT cycles with a lost frame or a "
-                        f"wrong working counter (> {max_lost}) (cycle {i}, t = {t:.6f} s)"
+                        f"watchdog: {lost} consecutive EtherCAT cycles with a lost frame, a stale reply or "
+                        f"a wrong working counter (> {max_lost}) (cycle {i}, t = {t:.6f} s)"
                     )
                     break
             if limits is not None:

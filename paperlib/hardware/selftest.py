@@ -366,12 +366,14 @@ def _main_keys(res: Any, rig: HardwareRig) -> dict[str, Any]:
         "command_offset_p99_us": s["command_offset_p99_us"], "command_offset_max_us": s["command_offset_max_us"],
         "wkc_errors": lc.get("wkc_errors"), "lost_frames": lc.get("lost_frames"),
         "max_consecutive_wkc_errors": lc.get("max_consecutive_wkc_errors"),
+        "stale_replies": lc.get("stale_replies"), "flushed_replies": lc.get("flushed_replies"),
         "imu_packets_lost": lc.get("imu_lost"), "imu_valid": lc.get("imu_valid"),
         "imu_malformed": lc.get("imu_malformed"), "imu_foreign": lc.get("imu_foreign"),
         "imu_malformed_reasons": lc.get("imu_malformed_reasons"),
         "torque_clips": s["torque_clips"], "fault": s["fault"], "stop_reason": s["stop_reason"],
         "recording": None if res.recording is None else str(res.recording), "recording_valid": res.recording_valid,
         "validation_error": res.validation_error, "converged_s": s["converged_s"],
+        "estimator_holds": s.get("estimator_holds"),
         "cleanup_errors": s["cleanup_errors"], "source": rig.source, "rig": rig.rig_label,
     }
 
@@ -381,10 +383,13 @@ def _calibrate(recording: Path, wd: Path, summary: dict[str, Any]) -> np.ndarray
     from paperlib.recordings import read_recording
 
     ds = read_recording(recording)
-    cal = calibrate_imu_extended(ds.q.values, ds.qd.values, ds.qdd.values, 1.0 / float(ds.attrs["sample_rate_hz"]))
+    valid = ds.sample_faults.values == 0 if "sample_faults" in ds else None
+    cal = calibrate_imu_extended(ds.q.values, ds.qd.values, ds.qdd.values, 1.0 / float(ds.attrs["sample_rate_hz"]),
+                                 valid=valid)
     path = write_imu_calibration(wd / "imu_calibration.toml", cal.rows, source=str(recording))
     summary["imu_calibration"] = {"file": str(path), "rows": cal.rows.round(5).tolist(),
                                   "delay_cycles": cal.rows[:, IC_DELAY].tolist(),
+                                  "samples_excluded": 0 if valid is None else int((~valid).sum()),
                                   "rms_gyro_rad_s": cal.rms_gyro.tolist(), "rms_accel_rad_s2": cal.rms_accel.tolist()}
     return cal.rows
 

@@ -66,15 +66,30 @@ def controller_config(name: str, *, model: int = 3, pi_pds0: Any = None, pi_F0: 
     return ctl.ControllerConfig(**kw)
 
 
+#: Bits of the ``sample_faults`` channel (see :class:`ControlStep`).
+FAULT_TIMING, FAULT_LINK, FAULT_IMU = 1, 2, 4
+
+
 class ControlStep:
     """The loop's ``step(measurement, t)``: measurement + setpoints -> ``Controller.step``.
 
     Preallocated; ``log_channels`` maps the controller channels the loop logs after each
-    step (setpoints, estimate, torque parts, IMU age).
+    step (setpoints, estimate, torque parts, IMU age, estimator status).
+
+    Sample timing. The estimator pairs each IMU sample with the encoder angle and the drive
+    torque of ``imu_delay_cycles`` before (:mod:`paperlib.control.controllers`), which holds
+    only while the cycles keep their period and every sample is fresh. So the update is held
+    back (:meth:`~paperlib.control.controllers.Controller.hold_estimation`, for the delay
+    plus ``hold_margin_cycles``) after a cycle that started more than half a period off its
+    spacing from the previous one (a stall, or the back-to-back cycles that catch up after
+    one), a cycle whose EtherCAT frame was lost or stale (encoder and torque held from an
+    older cycle: ``rig.consecutive_frame_errors > 0``), or an IMU sample older than
+    ``max_imu_age_s`` (a late or lost packet). Control is not affected.
     """
 
     def __init__(self, controller: ctl.Controller, rig: Rig, q_sp: np.ndarray, qd_sp: np.ndarray,
-                 qdd_sp: np.ndarray, rate_hz: float = SAMPLE_RATE_HZ) -> None:
+                 qdd_sp: np.ndarray, rate_hz: float = SAMPLE_RATE_HZ, *, max_imu_age_s: float = 1.5e-3,
+                 hold_margin_cycles: int = 6) -> None:
         self.c = controller
         self.rig = rig
         self.q_sp, self.qd_sp, self.qdd_sp = q_sp, qd_sp, qdd_sp
@@ -85,13 +100,20 @@ class ControlStep:
         self.cur_qdd = np.zeros(2)
         self.imu_age = np.zeros(())
         self.status = np.zeros((), dtype=np.int64)
+        self.faults = np.zeros((), dtype=np.int64)
         self.log_channels = {
             "q_sp": self.cur_q, "qd_sp": self.cur_qd, "qdd_sp": self.cur_qdd,
             "pi_hat": controller.theta, "tau_parts": controller.parts, "imu_age": self.imu_age,
-            "estimator_status": self.status,
+            "estimator_status": self.status, "sample_faults": self.faults,
         }
         self._meas = controller.meas
         self._has_age = hasattr(rig, "imu_age_s")
+        self._has_link = hasattr(rig, "consecutive_frame_errors")
+        self.max_imu_age_s = float(max_imu_age_s)
+        self.hold_cycles = int(controller.config.imu_delay_cycles) + int(hold_margin_cycles)
+        self._period_ns = int(round(1e9 / self.rate))
+        self._last_ns = 0
+        self.holds = 0  # cycles that started a hold (statistics)
 
     def __call__(self, m: Measurement, t: float) -> np.ndarray:
         k = int(t * self.rate + 0.5)
@@ -109,9 +131,21 @@ class ControlStep:
         self.cur_q[:] = qs
         self.cur_qd[:] = qds
         self.cur_qdd[:] = qdds
+        now = time.perf_counter_ns()
+        gap = now - self._last_ns
+        self._last_ns = now
+        bad = FAULT_TIMING if abs(gap - self._period_ns) * 2 > self._period_ns else 0
         if self._has_age:
             a = self.rig.imu_age_s  # type: ignore[attr-defined]
             self.imu_age[()] = a if a < 1e9 else 1e9
+            if not a <= self.max_imu_age_s:
+                bad |= FAULT_IMU
+        if self._has_link and self.rig.consecutive_frame_errors > 0:  # type: ignore[attr-defined]
+            bad |= FAULT_LINK
+        self.faults[()] = bad
+        if bad:
+            self.holds += 1
+            self.c.hold_estimation(self.hold_cycles)
         tau = self.c.step(t)
         self.status[()] = self.c.last_status
         return tau
@@ -144,8 +178,10 @@ def _channels(names: list[str]) -> dict[str, Any]:
         "digital_inputs": Channel("digital inputs (bit k: proximity sensor of joint k + 1)", "1", dims=(),
                                   dtype="int64"),
         "imu_age": Channel("age of the IMU sample used in the cycle (capped at 1e9 s)", "s", dims=()),
-        "estimator_status": Channel("estimator status (1 updated, 0 gated, <0 rejected/off)", "1", dims=(),
-                                    dtype="int64"),
+        "estimator_status": Channel("estimator status (1 updated, 0 gated, -5 held back, other <0 rejected/off)",
+                                    "1", dims=(), dtype="int64"),
+        "sample_faults": Channel("sample faults of the cycle (bit 0: off its period, bit 1: EtherCAT frame lost "
+                                 "or stale, bit 2: IMU sample too old)", "1", dims=(), dtype="int64"),
     }
 
 
@@ -410,7 +446,7 @@ def run_session(
         "lateness_p999_us": stats.lateness_p999_us, "lateness_max_us": stats.lateness_max_us,
         "command_offset_p99_us": send_p99_us, "command_offset_max_us": send_max_us,
         "torque_clips": stats.torque_clips, "stop_reason": stats.stop_reason, "fault": stats.fault,
-        "elapsed_s": stats.elapsed_s, "converged_s": c.converged_s,
+        "elapsed_s": stats.elapsed_s, "converged_s": c.converged_s, "estimator_holds": step.holds,
         "link_counters": stats.rig_counters, "cleanup_errors": stats.cleanup_errors,
         "timings": dict(getattr(rig, "timings", {})),
     }
@@ -419,6 +455,7 @@ def run_session(
             ds = read_recording(recording)
             ds.attrs.update({
                 "converged_s": float(c.converged_s), "loop_cycles": int(stats.cycles),
+                "estimator_holds": int(step.holds),
                 "deadline_misses": int(stats.deadline_misses), "late_commands": int(late_commands),
                 "lateness_median_us": float(stats.lateness_median_us),
                 "lateness_p99_us": float(stats.lateness_p99_us),

@@ -1349,12 +1349,25 @@ class FrameFaults:
         ... this many frames (None = forever, i.e. a cable pulled).
     exit_after_n_pd : int or None
         After this many process-data frames the emulator process exits abruptly (crash).
+    pause_after_n_pd : int or None
+        After this many process-data frames the emulator stops serving for ``pause_s`` (once):
+        a slave or link that goes quiet for a while.
+    pause_s : float
+        Length of that pause [s].
+    queue_frames : bool
+        Answer every frame that queued up during a pause, oldest first, like a store-and-forward
+        device would (default False: a real ESC never queues; only the newest process-data frame
+        is answered). With True the master receives late replies to frames it gave up on: the
+        stale-reply case of :mod:`paperlib.hardware.ethercat`.
     """
 
     drop_every_n: int = 0
     drop_after_n_pd: int | None = None
     drop_count: int | None = None
     exit_after_n_pd: int | None = None
+    pause_after_n_pd: int | None = None
+    pause_s: float = 0.01
+    queue_frames: bool = False
     dropped: int = 0
     _burst_dropped: int = 0
 
@@ -1413,26 +1426,35 @@ def serve(
     Returns
     -------
     dict
-        Counters: frames received, answered, dropped, process-data frames.
+        Counters: frames received, answered, dropped, process-data frames, superseded process-data
+        frames (queued behind a newer one after a pause of this process: not answered), ...
     """
     faults = faults or FrameFaults()
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETHERTYPE_ECAT))
-    stats: dict[str, Any] = {"received": 0, "answered": 0, "dropped": 0, "pd_frames": 0, "stalls": 0,
+    stats: dict[str, Any] = {"received": 0, "answered": 0, "dropped": 0, "pd_frames": 0, "superseded": 0, "stalls": 0,
                              "max_reply_us": 0.0, "slow_replies": 0, "max_app_us": 0.0, "slow_apps": 0,
                              "max_wake_gap_ms": 0.0}
     stall_limit = max(0.02, 10 * tick_period_s)
+    peek: socket.socket | None = None
     try:
         sock.bind((ifname, ETHERTYPE_ECAT))
         sock.settimeout(tick_period_s)
+        # the same socket without a timeout, to look ahead in its queue without waiting
+        peek = socket.socket(fileno=os.dup(sock.fileno()))
+        peek.setblocking(False)
         if on_ready is not None:
             on_ready()
         last_tick = last_wake = time.monotonic()
         outgoing = socket.PACKET_OUTGOING
+        pending_frames: list[bytes] = []  # a non-process-data frame read while looking ahead
         while not stop():
-            try:
-                frame, addr = sock.recvfrom(2048)
-            except (socket.timeout, InterruptedError):
-                frame = None
+            if pending_frames:
+                frame, addr = pending_frames.pop(0), (ifname, 0, socket.PACKET_HOST)
+            else:
+                try:
+                    frame, addr = sock.recvfrom(2048)
+                except (socket.timeout, InterruptedError):
+                    frame = None
             now = time.monotonic()
             # the loop wakes at least every tick period; a longer gap means this process was
             # descheduled (CPU contention), not that the master went silent
@@ -1451,10 +1473,34 @@ def serve(
                 continue
             stats["received"] += 1
             is_pd = _is_pd(frame)
+            if is_pd and not faults.queue_frames:
+                # A real ESC processes a frame as it passes and never queues one: after this
+                # process was descheduled, process-data frames that waited in the socket are
+                # superseded by a newer one behind them, and only the newest is answered (the
+                # master counts the others as lost, as it would on a wire that dropped them).
+                while True:
+                    try:
+                        nxt, naddr = peek.recvfrom(2048)
+                    except (BlockingIOError, InterruptedError):
+                        break
+                    if naddr[2] == outgoing:
+                        continue
+                    stats["received"] += 1
+                    if _is_pd(nxt):
+                        stats["superseded"] += 1
+                        stats["pd_frames"] += 1
+                        frame = nxt
+                    else:
+                        pending_frames.append(nxt)
+                        break
             if is_pd:
                 stats["pd_frames"] += 1
                 if faults.exit_after_n_pd is not None and stats["pd_frames"] > faults.exit_after_n_pd:
                     os._exit(3)
+                if (faults.pause_after_n_pd is not None and "paused_s" not in stats
+                        and stats["pd_frames"] >= faults.pause_after_n_pd):
+                    time.sleep(faults.pause_s)
+                    stats["paused_s"] = faults.pause_s
             if faults.should_drop(is_pd, stats["pd_frames"]):
                 stats["dropped"] += 1
                 if now - last_tick >= tick_period_s:  # the devices go on while frames are lost
@@ -1482,5 +1528,7 @@ def serve(
             if dt_app * 1e6 > stats["max_app_us"]:
                 stats["max_app_us"] = dt_app * 1e6
     finally:
+        if peek is not None:
+            peek.close()
         sock.close()
     return stats
