@@ -66,6 +66,17 @@ class Rig(abc.ABC):
     Life cycle: ``open()`` -> repeatedly ``read()`` then ``command(tau_tgt)`` once per
     cycle at ``sample_rate_hz`` -> ``close()`` (always; it leaves the drives disabled).
     ``close`` must be safe to call twice and after a fault.
+
+    Optional health attributes, read after each ``read()`` by the real-time loop's watchdog
+    (:mod:`paperlib.hardware.loop`) and by the control step's sample-timing check
+    (:class:`paperlib.hardware.session.ControlStep`); a rig without them (the twin) is never
+    stale:
+
+    * ``imu_age_s`` (float): age of the IMU sample used by the last ``read`` [s] (``inf``
+      before the first sample);
+    * ``consecutive_frame_errors`` (int): current run of cycles whose fieldbus frame was lost,
+      stale or had a wrong working counter (0 when the last one was good);
+    * ``counters()`` (method returning a dict): link counters for the run statistics.
     """
 
     robot: str
