@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 
@@ -23,9 +24,19 @@ def source_digest(package_dir: Path) -> str:
 
 
 def configure() -> None:
-    """Set ``NUMBA_CACHE_DIR`` (before numba is imported) unless the user already did."""
+    """Set ``NUMBA_CACHE_DIR`` unless the user already did.
+
+    Numba reads the variable when it is imported; if it already was (e.g. a script that imports
+    numba before paperlib), its loaded configuration is updated too, which works because numba
+    looks the directory up when a ``cache=True`` function is decorated, i.e. when paperlib's
+    modules are imported after this.
+    """
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     package_dir = Path(__file__).resolve().parent
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "paperlib" / "numba"
     os.environ["NUMBA_CACHE_DIR"] = str(base / source_digest(package_dir))
+    if "numba" in sys.modules:
+        from numba.core import config
+
+        config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

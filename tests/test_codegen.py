@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import sympy as sp
 
@@ -70,3 +72,22 @@ def test_friction_model_resists_motion():
     tau = model.torque(pi, v, joint=1)
     assert np.all(tau * v >= 0)  # resisting torque has the sign of the velocity
     assert model.n_params == 8 and len(model.param_names()) == 8
+
+
+def test_numba_cache_is_keyed_on_the_source_even_if_numba_came_first(tmp_path):
+    # numba only invalidates a cached function when its own file changes; paperlib points the
+    # cache at a directory keyed on the package's source. That must hold when numba was
+    # imported before paperlib too (it then ignores a later NUMBA_CACHE_DIR in the environment).
+    import os
+    import subprocess
+    import sys
+
+    from paperlib._numba_cache import source_digest
+
+    code = ("import numba\nimport paperlib.twin.imu\nfrom numba.core import config\n"
+            "print(config.CACHE_DIR)\n")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    digest = source_digest(Path(__file__).resolve().parents[1] / "paperlib")
+    assert out.stdout.strip() == str(tmp_path / "paperlib" / "numba" / digest)
