@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
+
+from paperlib._jit import rt_njit
 
 SIDE_SYMMETRIC = 0
 SIDE_POSITIVE = 1
@@ -113,7 +114,7 @@ def table4_model(number: int) -> FrictionModel:
         raise ValueError(f"Table 4 has models 1..5, not {number!r}") from None
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def shape_function(v: float, k: int, side: int) -> float:  # pragma: no cover - compiled
     """Shape function s_k(v) of the friction models (see module docstring)."""
     a = abs(v) ** k if k > 0 else 1.0
@@ -128,7 +129,7 @@ def shape_function(v: float, k: int, side: int) -> float:  # pragma: no cover - 
     return -a if v < 0.0 else 0.0
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def friction_regressor(D_ups, ups_d, cols, Y, offset):  # pragma: no cover - compiled
     """Write Y_F columns into ``Y[:, offset:offset + n_cols]``.
 
@@ -153,7 +154,7 @@ def friction_regressor(D_ups, ups_d, cols, Y, offset):  # pragma: no cover - com
             Y[i, offset + c] = D_ups[j, i] * f
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def regressor_row(Q_I, D_m, tau_m, D_ups, ups_d, cols, Y, R):  # pragma: no cover - compiled
     """Full regressor of eq. 13: ``Y = [-D_m^T diag(tau_m), Y_F]`` (n, n_drv + n_F), ``R = Q_I``.
 
@@ -168,7 +169,7 @@ def regressor_row(Q_I, D_m, tau_m, D_ups, ups_d, cols, Y, R):  # pragma: no cove
     friction_regressor(D_ups, ups_d, cols, Y, n_drv)
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def sum_rows(Y, R, y_sum):  # pragma: no cover - compiled
     """Summed row of eq. 13's text: y_sum = sum_i Y[i, :], returns R_sum = sum_i R[i]."""
     r = 0.0

@@ -36,9 +36,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numba as nb
 import numpy as np
 
+from paperlib._jit import rt_njit
 from paperlib.estimation.ewrls import ewrls_step, floor_coefficient, forgetting_factor
 from paperlib.friction import FrictionModel, friction_regressor, regressor_row, shape_function, table4_model
 from paperlib.kernels import five_bar as K
@@ -75,7 +75,7 @@ N_REF_V = 8
 PART_DYNAMIC, PART_FRICTION, PART_FEEDBACK = 0, 1, 2
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def _solve_transpose(A, b, work, out):  # pragma: no cover - compiled
     """out = A^-T b for a small square A (Gaussian elimination with partial pivoting)."""
     n = A.shape[0]
@@ -104,7 +104,7 @@ def _solve_transpose(A, b, work, out):  # pragma: no cover - compiled
         out[i] = s / work[i, i]
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def _friction_curve(theta, cols, n_drv, joint, v):  # pragma: no cover - compiled
     """Identified friction torque of one relative joint at velocity v (resisting, N m)."""
     f = 0.0
@@ -114,7 +114,7 @@ def _friction_curve(theta, cols, n_drv, joint, v):  # pragma: no cover - compile
     return f
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def _check_convergence(t, theta, cols, fcfg, iflags, conv):  # pragma: no cover - compiled
     """Window-based convergence test; latches the requested switches closed when it holds."""
     if t < conv[C_NEXT_CHECK]:
@@ -156,7 +156,7 @@ def _check_convergence(t, theta, cols, fcfg, iflags, conv):  # pragma: no cover 
         conv[C_CONVERGED_T] = t
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
                  prm, cols, gains, fcfg, iflags, conv,
                  theta, P, pi0, g, counters, accum,
@@ -364,7 +364,17 @@ _INT_FIELDS = ("iflags", "counters", "cols")
 M_Q, M_QD, M_QDD, M_TAU, M_Q_SP, M_QD_SP, M_QDD_SP = range(7)
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
+def control_step_tuple(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp, a):  # pragma: no cover - compiled
+    """:func:`control_step` with its state and work arrays as one tuple ``a`` (:meth:`Controller.arrays`).
+
+    For compiled callers: a tuple passed whole and indexed here costs nothing, while unpacking
+    it into the call (``*a``) costs ~0.1 us per cycle (measured).
+    """
+    return control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25])
+
+
+@rt_njit
 def control_step_packed(t, meas, fbuf, ibuf, lay):  # pragma: no cover - compiled
     """:func:`control_step` on packed state (few arguments: cheap to call from Python).
 

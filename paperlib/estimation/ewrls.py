@@ -88,7 +88,7 @@ prediction, not only the fit. With per-joint rows the residual is that of the su
 
 Speed
 -----
-The core is :func:`ewrls_step` (``numba.njit(cache=True)``), which works in place on
+The core is :func:`ewrls_step` (compiled with :func:`paperlib._jit.rt_njit`), which works in place on
 preallocated state arrays and allocates nothing; :func:`ewrls_run_kernel` loops it over N
 samples in one compiled call (~6-7 million samples/s for 10 parameters, summed rows,
 gating and floor on, on one core of the development VM: ``paperlib bench``). The reductions
@@ -106,7 +106,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
-from numba import njit
+
+from paperlib._jit import rt_njit
 
 __all__ = [
     "EWRLS",
@@ -196,7 +197,7 @@ def floor_coefficient(n_params: int, beta: float, lambda_floor: float) -> float:
 # --------------------------------------------------------------------------------------
 
 
-@njit(cache=True, fastmath={"reassoc"}, inline="always")
+@rt_njit(fastmath={"reassoc"}, inline="always")
 def _dot(a, b):  # pragma: no cover - compiled
     """Dot product; reassociation allowed so the reduction vectorizes (NaN/inf semantics kept)."""
     s = 0.0
@@ -205,7 +206,7 @@ def _dot(a, b):  # pragma: no cover - compiled
     return s
 
 
-@njit(cache=True, inline="always")
+@rt_njit(inline="always")
 def _rank1(y, r, beta, theta, P, g):  # pragma: no cover - compiled
     """One Sherman-Morrison update with forgetting ``beta`` fused in; False if rejected.
 
@@ -232,7 +233,7 @@ def _rank1(y, r, beta, theta, P, g):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True, inline="always")
+@rt_njit(inline="always")
 def _floor_row(i0, c, pi0, theta, P, g):  # pragma: no cover - compiled
     """Pseudo-measurement ``sqrt(c) pi_i0 = sqrt(c) pi0_i0`` (no forgetting)."""
     n = theta.shape[0]
@@ -251,7 +252,7 @@ def _floor_row(i0, c, pi0, theta, P, g):  # pragma: no cover - compiled
             P[i, j] = P[i, j] - (gi * g[j]) * invd
 
 
-@njit(cache=True)
+@rt_njit
 def ewrls_step(Yk, Rk, qdk, qddk, v_gate, a_gate, beta, floor_c, theta, P, pi0, g, counters, accum):  # pragma: no cover - compiled
     """Process one sample in place (compiled; allocation-free).
 
@@ -337,7 +338,7 @@ def ewrls_step(Yk, Rk, qdk, qddk, v_gate, a_gate, beta, floor_c, theta, P, pi0, 
     return status
 
 
-@njit(cache=True)
+@rt_njit
 def ewrls_run_kernel(Y, R, QD, QDD, v_gate, a_gate, beta, floor_c, theta, P, pi0, g, counters, accum,
                      record_every, h_index, h_theta, h_rho, status_out):  # pragma: no cover - compiled
     """Run :func:`ewrls_step` over N samples in one compiled call.

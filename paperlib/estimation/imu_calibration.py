@@ -42,7 +42,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+
+from paperlib._jit import rt_njit
 from scipy import signal
 
 __all__ = [
@@ -395,7 +396,7 @@ IC_ALPHA_G, IC_BIAS_G, IC_ALPHA_A, IC_LEAK, IC_BIAS_A, IC_DELAY = range(6)
 N_IC = 6
 
 
-@njit(cache=True, nogil=True)
+@rt_njit
 def imu_to_joint(gyro_z: float, accel_y: float, lever_arm: float, row: np.ndarray) -> tuple[float, float]:  # pragma: no cover - compiled
     """Joint rate [rad/s] and acceleration [rad/s^2] from one IMU's gyro z [rad/s] and accel y [m/s^2].
 

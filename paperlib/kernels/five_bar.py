@@ -1,13 +1,14 @@
 # GENERATED FILE - DO NOT EDIT.
 # Generator: `python -m paperlib.codegen` (paperlib/codegen.py)
 # Source:    paperlib/symbolic/five_bar.py, paperlib/symbolic/closed_chain.py, paperlib/symbolic/emit.py, paperlib/codegen.py
-# sympy 1.14.0; source digest 2318d4ba41806db4
+# sympy 1.14.0; source digest 7589c6d98aaa873e
 # Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.
 #
 # 5R planar parallel robot (flagship paper, eqs. 24-46): implicit differentiation of the
 # loop closure, solved as 2x2 systems inside each kernel; trigonometric functions once.
 # Every kernel writes into preallocated arrays and returns a status (0 valid,
-# 1 outside the workspace, 2 parallel singularity).
+# 1 outside the workspace, 2 parallel singularity). Compiled without numba's reference
+# counting (``_nrt=False``: they allocate nothing; see paperlib/_jit.py for why).
 #   fk                        35 operations after CSE
 #   jacobians                 71 operations after CSE
 #   jacobian_rates           181 operations after CSE
@@ -33,7 +34,7 @@ STATUS_OUTSIDE = 1
 STATUS_SINGULAR = 2
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)
 def fk(q, prm, chi, psi):
     """Forward position kinematics.
 
@@ -114,7 +115,7 @@ def fk(q, prm, chi, psi):
     return 0
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)
 def jacobians(q, prm, D_chi, D_psi):
     """Jacobians ``D_chi`` (10, 2) (rows 2-3: D_phi, rows 8-9: D_p) and ``D_psi`` (5, 2) of the internal angles, so that chi_dot = D_chi qd.
     Returns 0 when valid, 1 outside the workspace (the loop cannot close), 2 at the parallel singularity (distal links aligned)."""
@@ -216,7 +217,7 @@ def jacobians(q, prm, D_chi, D_psi):
     return 0
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)
 def jacobian_rates(q, qd, prm, Dd_chi, Dd_psi):
     """Time derivatives dD_chi/dt (10, 2) and dD_psi/dt (5, 2) [1/s] along qd [rad/s] (eq. 43).
     Returns 0 when valid, 1 outside the workspace (the loop cannot close), 2 at the parallel singularity (distal links aligned)."""
@@ -345,7 +346,7 @@ def jacobian_rates(q, qd, prm, Dd_chi, Dd_psi):
     return 0
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)
 def mass_matrix(q, prm, M):
     """Mass matrix M (2, 2) [kg m^2] of eq. 45.
     Returns 0 when valid, 1 outside the workspace (the loop cannot close), 2 at the parallel singularity (distal links aligned)."""
@@ -433,7 +434,7 @@ def mass_matrix(q, prm, M):
     return 0
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)
 def coriolis_matrix(q, qd, prm, C):
     """Matrix C (2, 2) [kg m^2/s] of eq. 46, C = D_chi^T M* dD_chi/dt.
     Returns 0 when valid, 1 outside the workspace (the loop cannot close), 2 at the parallel singularity (distal links aligned)."""
@@ -568,7 +569,7 @@ def coriolis_matrix(q, qd, prm, C):
     return 0
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)
 def inertial_lagrangian(q, qd, qdd, prm, Q_I):
     """Inertial Lagrangian components Q_I (2,) [N m] = -(M qdd + C qd), computed as -D_chi^T M* (D_chi qdd + dD_chi/dt qd).
     Returns 0 when valid, 1 outside the workspace (the loop cannot close), 2 at the parallel singularity (distal links aligned)."""
@@ -691,7 +692,7 @@ def inertial_lagrangian(q, qd, qdd, prm, Q_I):
     return 0
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)
 def dynamics_terms(q, qd, prm, M, Cqd, D_psi, psid):
     """Forward-dynamics terms: M (2, 2) [kg m^2], Cqd = C qd (2,) [N m], D_psi (5, 2), psi_dot (5,) [rad/s]; M qdd = Q_m + Q_F - C qd.
     Returns 0 when valid, 1 outside the workspace (the loop cannot close), 2 at the parallel singularity (distal links aligned)."""
@@ -870,7 +871,7 @@ def dynamics_terms(q, qd, prm, M, Cqd, D_psi, psid):
     return 0
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)
 def mass_bias(q, qd, prm, M, Cqd):
     """M (2, 2) [kg m^2] and Cqd = C qd (2,) [N m] only: the inner stages of the plant's RK4 step.
     Returns 0 when valid, 1 outside the workspace (the loop cannot close), 2 at the parallel singularity (distal links aligned)."""
@@ -1027,7 +1028,7 @@ def mass_bias(q, qd, prm, M, Cqd):
     return 0
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, _nrt=False)
 def row_terms(q, qd, qdd, prm, Q_I, D_m, D_psi, psid):
     """Everything one regressor row needs: Q_I (2,) [N m], D_m (2, 2), D_psi (5, 2) and psi_dot (5,) [rad/s] (the friction regressor of any joint subset and order is assembled from these).
     Returns 0 when valid, 1 outside the workspace (the loop cannot close), 2 at the parallel singularity (distal links aligned)."""

@@ -165,7 +165,7 @@ def emit_kernel(spec: KernelSpec, preamble_symbols: set[sp.Symbol]) -> tuple[str
 
     n_ops = sum(sp.count_ops(e) for _, e in ordered) + sum(sp.count_ops(e) for e in out_exprs)
     args = ", ".join([n for n, _ in spec.inputs] + [n for n, _ in spec.outputs])
-    lines = ["@nb.njit(cache=True, nogil=True)", f"def {spec.name}({args}):", f'    """{spec.doc}"""']
+    lines = ["@nb.njit(cache=True, nogil=True, _nrt=False)", f"def {spec.name}({args}):", f'    """{spec.doc}"""']
     for arr, syms in spec.inputs:
         for k, s in enumerate(syms):
             lines.append(f"    {s} = {arr}[{k}]")

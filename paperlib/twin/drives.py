@@ -33,8 +33,8 @@ from typing import Any, Mapping
 
 import numpy as np
 import scipy.linalg
-from numba import njit
 
+from paperlib._jit import rt_njit
 from paperlib.twin import friction as fr
 from paperlib.twin import imu as im
 from paperlib.twin import thermal as th
@@ -197,13 +197,13 @@ def drive_initial_state(n_axes: int = 2) -> np.ndarray:
 
 
 # --- numba kernels ----------------------------------------------------------------------------
-@njit(cache=True)
+@rt_njit
 def pi_pds(p: np.ndarray) -> float:
     """True PDS gain kT / (kT_bar k_S) of an axis row [-]."""
     return p[DR_KT] / (p[DR_KT_BAR] * p[DR_KS])
 
 
-@njit(cache=True)
+@rt_njit
 def quantize_permille(tau: float, rated: float) -> float:
     """Round a torque [N m] to an int16 count of rated/1000 (CiA 402 0x6071/0x6077) [N m]."""
     lsb = 1e-3 * rated
@@ -211,7 +211,7 @@ def quantize_permille(tau: float, rated: float) -> float:
     return min(max(c, -32768.0), 32767.0) * lsb
 
 
-@njit(cache=True)
+@rt_njit
 def drive_step(state: np.ndarray, tau_tgt: float, params: np.ndarray) -> tuple[float, float]:
     """Advance one axis by the step its row was built for (``params[DR_DT]``), in place.
 
@@ -251,7 +251,7 @@ def drive_step(state: np.ndarray, tau_tgt: float, params: np.ndarray) -> tuple[f
     return tau_actual, tau_rep
 
 
-@njit(cache=True)
+@rt_njit
 def joint_torque(tau_motor: float, params: np.ndarray) -> float:
     """Torque delivered to the joint by the gearbox, iota tau_m [N m] (losses are friction)."""
     return params[DR_GEAR] * tau_motor

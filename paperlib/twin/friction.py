@@ -45,7 +45,8 @@ from dataclasses import dataclass, fields
 from typing import Mapping
 
 import numpy as np
-from numba import njit
+
+from paperlib._jit import rt_njit
 
 __all__ = [
     "N_JOINTS", "ACTUATED_JOINTS", "PASSIVE_JOINTS",
@@ -189,19 +190,19 @@ def friction_array(joints: list[FrictionJoint]) -> np.ndarray:
 
 
 # --- numba kernels (scalars, allocation-free) ----------------------------------------------
-@njit(cache=True)
+@rt_njit
 def coulomb_scale(p: np.ndarray, T: float) -> float:
     """Temperature scale of the Coulomb/static levels, ``max(1 + alpha_c dT, floor)`` [-]."""
     return max(1.0 + p[FR_ALPHA_C] * (T - p[FR_TREF]), COULOMB_SCALE_FLOOR)
 
 
-@njit(cache=True)
+@rt_njit
 def viscous_scale(p: np.ndarray, T: float) -> float:
     """Temperature scale of the viscous term, ``exp(-beta_v (T - T_ref))`` [-]."""
     return math.exp(-p[FR_BETA_V] * (T - p[FR_TREF]))
 
 
-@njit(cache=True)
+@rt_njit
 def stribeck_level(v: float, p: np.ndarray, T: float) -> float:
     """Stribeck level g(v, T) > 0 [N m] (the magnitude of the steady non-viscous friction).
 
@@ -219,14 +220,14 @@ def stribeck_level(v: float, p: np.ndarray, T: float) -> float:
     return coulomb_scale(p, T) * base
 
 
-@njit(cache=True)
+@rt_njit
 def viscous_torque(v: float, p: np.ndarray, T: float) -> float:
     """Sub-linear viscous torque f_v(v, T) [N m], odd in v, slope Fv s_v(T) at v = 0."""
     r = v / p[FR_VTHIN]
     return viscous_scale(p, T) * p[FR_FV] * v * (1.0 + r * r) ** (0.5 * (p[FR_DV] - 1.0))
 
 
-@njit(cache=True)
+@rt_njit
 def steady_friction(v: float, params: np.ndarray, T: float) -> float:
     """Steady-state (sliding) friction torque F_ss(v, T) [N m]; 0 at v = 0.
 
@@ -249,7 +250,7 @@ def steady_friction(v: float, params: np.ndarray, T: float) -> float:
     return math.copysign(stribeck_level(v, params, T), v) + viscous_torque(v, params, T)
 
 
-@njit(cache=True)
+@rt_njit
 def lugre_dz(v: float, z: float, params: np.ndarray, T: float) -> float:
     """LuGre bristle rate dz/dt = v - sigma0 |v| z / g(v, T) [rad/s].
 
@@ -267,7 +268,7 @@ def lugre_dz(v: float, z: float, params: np.ndarray, T: float) -> float:
     return v - params[FR_SIGMA0] * abs(v) * z / stribeck_level(v, params, T)
 
 
-@njit(cache=True)
+@rt_njit
 def lugre_torque(v: float, z: float, dz: float, params: np.ndarray, T: float) -> float:
     """LuGre friction torque F = sigma0 z + sigma1(v) dz + f_v(v, T) [N m] (resisting sign).
 
@@ -289,7 +290,7 @@ def lugre_torque(v: float, z: float, dz: float, params: np.ndarray, T: float) ->
     return params[FR_SIGMA0] * z + sigma1 * dz + viscous_torque(v, params, T)
 
 
-@njit(cache=True)
+@rt_njit
 def lugre_steady_z(v: float, params: np.ndarray, T: float) -> float:
     """Steady bristle deflection z_ss = sign(v) g(v, T) / sigma0 [rad]; 0 at v = 0."""
     if v == 0.0:
@@ -297,7 +298,7 @@ def lugre_steady_z(v: float, params: np.ndarray, T: float) -> float:
     return math.copysign(stribeck_level(v, params, T), v) / params[FR_SIGMA0]
 
 
-@njit(cache=True)
+@rt_njit
 def lugre_z_advance(v: float, z: float, params: np.ndarray, T: float, h: float) -> float:
     """Advance z over a step h [s] exactly for a velocity frozen over the step [rad].
 
@@ -311,7 +312,7 @@ def lugre_z_advance(v: float, z: float, params: np.ndarray, T: float, h: float) 
     return zs + (z - zs) * math.exp(-a * h)
 
 
-@njit(cache=True)
+@rt_njit
 def lugre_rates(v: np.ndarray, z: np.ndarray, params: np.ndarray, T: np.ndarray,
                 dz_out: np.ndarray, tau_out: np.ndarray) -> None:
     """All joints at once: bristle rates and friction torques, written in place.
@@ -336,13 +337,13 @@ def lugre_rates(v: np.ndarray, z: np.ndarray, params: np.ndarray, T: np.ndarray,
         tau_out[j] = lugre_torque(v[j], z[j], d, p, T[j])
 
 
-@njit(cache=True)
+@rt_njit
 def friction_power(tau: float, v: float) -> float:
     """Heat input of a joint, W_f = |tau v| [W] (paper 001's W_f)."""
     return abs(tau * v)
 
 
-@njit(cache=True)
+@rt_njit
 def lugre_max_step(params: np.ndarray, T: float, v_max: float) -> float:
     """Largest RK4 step [s] keeping the bristle equation stable up to |v| = v_max [rad/s].
 
@@ -375,7 +376,7 @@ def steady_friction_curve(v: np.ndarray, params: np.ndarray, T: float) -> np.nda
         v.shape)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@rt_njit(inline="always")
 def _pow_fast(x: float, e: float) -> float:  # pragma: no cover - compiled
     """x ** e for x >= 0, with the exponents the twin file uses (1, 2, -0.25, 0.5) done without pow."""
     if e == 1.0:
@@ -389,7 +390,7 @@ def _pow_fast(x: float, e: float) -> float:  # pragma: no cover - compiled
     return x ** e
 
 
-@njit(cache=True, nogil=True)
+@rt_njit
 def lugre_step(v: float, z: float, p: np.ndarray, T: float, h: float) -> tuple[float, float]:  # pragma: no cover - compiled
     """Friction torque at the step's start and the bristle state after a step, in one pass.
 

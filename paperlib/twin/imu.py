@@ -19,12 +19,19 @@ Signal chain, per IMU j (on proximal link j, rotating with the actuated joint q_
 Values reported to the loop are raw counts times the *nominal* sensitivity, in SI
 (rad/s, m/s^2); the raw counts are reported as well.
 
+Cost. Only the register values the microcontroller reads matter (1 kHz), not the ones in
+between (7.68 kHz). The noise-free signal goes through the low-pass at every ODR sample (a few
+flops); the filtered white noise, a first-order autoregression, is advanced from one read to
+the next in one exact Gaussian step, and the bias walk likewise (:func:`_registers`): one
+normal draw per channel and read instead of two per channel and ODR sample, with the same
+distribution at every read.
+
 Noise is not pre-drawn: it comes from a counter-based generator (SplitMix64 finalizer of
-``key + counter * golden``, Box-Muller), one stream per IMU x channel x kind plus two for the
-link, with the 64-bit keys derived once from the run's seed by ``numpy.random.SeedSequence``.
-The value of the k-th sample of a stream depends only on (seed, stream, k): the run is
-reproducible bit for bit, independent of numba's own RNG and of how the caller splits time,
-and it costs no memory (pre-drawn ODR-rate arrays would take 0.37 MB per second of run).
+``key + counter * golden``, inverse normal CDF), one stream per IMU x channel (white noise and
+walk increment as a pair per read) plus two for the link, with the 64-bit keys derived once
+from the run's seed by ``numpy.random.SeedSequence``. A draw depends only on (seed, stream,
+read number): the run is reproducible bit for bit, independent of numba's own RNG and of how
+the caller splits time, and it costs no memory.
 
 Layouts (float64 unless said):
 
@@ -43,7 +50,8 @@ from dataclasses import dataclass, fields
 from typing import Mapping
 
 import numpy as np
-from numba import njit
+
+from paperlib._jit import rt_njit
 
 __all__ = [
     "N_IMUS", "CH_GZ", "CH_AY", "CH_AX", "N_CH",
@@ -53,7 +61,7 @@ __all__ = [
     "N_LINK_PARAMS", "RING_SLOTS",
     "ST_T_PREV", "ST_QD_PREV", "ST_QDD_PREV", "ST_ODR_COUNT", "ST_LPF", "ST_WALK", "ST_REG",
     "ST_READ_COUNT", "ST_N_LOST", "ST_LATEST_SEQ", "ST_LATEST_READ_T", "ST_LATEST_RAW",
-    "ST_T0", "ST_RING", "RING_STRIDE", "N_STATE",
+    "ST_T0", "ST_NOISE", "ST_NOISE_COUNT", "ST_RING", "RING_STRIDE", "N_STATE",
     "KEY_WHITE", "KEY_WALK", "KEY_LOSS", "KEY_LATENCY", "N_KEYS",
     "OUT_GZ", "OUT_AY", "OUT_AX", "OUT_RAW", "OUT_SEQ", "OUT_AGE", "OUT_VALID", "N_OUT",
     "STANDARD_GRAVITY", "INT16_MIN", "INT16_MAX",
@@ -92,7 +100,10 @@ IM_SIN_MIS = 19   #: sin(mu_j)
 IM_SIG_G = 20     #: gyro white-noise std per ODR sample, noise density x sqrt(ODR / 2) [rad/s]
 IM_SIG_A = 21     #: accelerometer white-noise std per ODR sample [m/s^2]
 IM_SQRT_DT = 22   #: sqrt(1 / ODR) [sqrt(s)], for the bias random walk
-N_IMU_PARAMS = 23
+IM_LOG_KEEP = 23  #: log(1 - a): the IIR keeps (1 - a)^m of its state over m samples
+IM_STAT_G = 24    #: stationary std of the filtered gyro white noise [rad/s]
+IM_STAT_A = 25    #: stationary std of the filtered accelerometer white noise [m/s^2]
+N_IMU_PARAMS = 26
 
 # --- link (microcontroller + UDP) parameters --------------------------------------------------
 LK_PERIOD = 0     #: actual read/send period of the microcontroller [s]
@@ -110,22 +121,24 @@ ST_T_PREV = 0            #: time of the previous call [s]
 ST_QD_PREV = 1           #: (2) true joint velocities at ST_T_PREV [rad/s]
 ST_QDD_PREV = 3          #: (2) true joint accelerations at ST_T_PREV [rad/s^2]
 ST_ODR_COUNT = 5         #: (2) ODR samples taken per IMU
-ST_LPF = 7               #: (2 x 3) low-pass states, index ST_LPF + 3 j + ch
-ST_WALK = 13             #: (2 x 3) bias random-walk states
-ST_REG = 19              #: (2 x 3) output registers [counts]
+ST_LPF = 7               #: (2 x 3) low-pass states of the noise-free signal, index ST_LPF + 3 j + ch
+ST_WALK = 13             #: (2 x 3) bias random-walk states (advanced at each read)
+ST_REG = 19              #: (2 x 3) output registers at the last read [counts]
 ST_READ_COUNT = 25       #: microcontroller reads (= packets sent, lost included)
 ST_N_LOST = 26           #: packets lost
 ST_LATEST_SEQ = 27       #: sequence number of the newest received packet (-1: none yet)
 ST_LATEST_READ_T = 28    #: read time of that packet [s]
 ST_LATEST_RAW = 29       #: (2 x 3) its raw counts
 ST_T0 = 35               #: start time of the stream [s]
-ST_RING = 36             #: RING_SLOTS packets in flight, RING_STRIDE values each
+ST_NOISE = 36            #: (2 x 3) filtered white-noise states (advanced at each read)
+ST_NOISE_COUNT = 42      #: (2) ODR sample count of IMU j at its noise state's last advance
+ST_RING = 44             #: RING_SLOTS packets in flight, RING_STRIDE values each
 RING_STRIDE = 9          #: arrival time (inf = empty), sequence, read time, 6 raw counts
 N_STATE = ST_RING + RING_SLOTS * RING_STRIDE
 
 # --- RNG stream keys ----------------------------------------------------------------------------
-KEY_WHITE = 0            #: + 3 j + ch: white noise of IMU j, channel ch
-KEY_WALK = 6             #: + 3 j + ch: bias random-walk increments
+KEY_WHITE = 0            #: + 3 j + ch: white noise and walk increment of IMU j, channel ch (pair per read)
+KEY_WALK = 6             #: + 3 j + ch: reserved (kept so the other keys do not move)
 KEY_LOSS = 12            #: packet loss draws (counter = sequence number)
 KEY_LATENCY = 13         #: packet latency draws
 N_KEYS = 14
@@ -280,6 +293,11 @@ def imu_array(common: ImuCommon, sensors: list[ImuSensor]) -> np.ndarray:
         r[IM_SIG_G] = r[IM_NOISE_G] * math.sqrt(0.5 * odr)
         r[IM_SIG_A] = r[IM_NOISE_A] * math.sqrt(0.5 * odr)
         r[IM_SQRT_DT] = math.sqrt(1.0 / odr)
+        a = r[IM_LPF_ALPHA]
+        r[IM_LOG_KEEP] = math.log(1.0 - a) if a < 1.0 else -745.0
+        gain = a / math.sqrt(1.0 - (1.0 - a) ** 2)  # std of the AR(1) output per unit input std
+        r[IM_STAT_G] = gain * r[IM_SIG_G]
+        r[IM_STAT_A] = gain * r[IM_SIG_A]
     return out
 
 
@@ -326,21 +344,21 @@ _TWO = np.uint64(2)
 _ONE = np.uint64(1)
 
 
-@njit(cache=True)
+@rt_njit
 def _mix64(x: np.uint64) -> np.uint64:
     x = (x ^ (x >> _S30)) * _M1
     x = (x ^ (x >> _S27)) * _M2
     return x ^ (x >> _S31)
 
 
-@njit(cache=True)
+@rt_njit
 def rng_uniform(key: np.uint64, counter: np.uint64) -> float:
     """Uniform in (0, 1), the ``counter``-th draw of stream ``key`` (SplitMix64)."""
     h = _mix64(key + counter * _GOLDEN)
     return ((h >> _S11) + 0.5) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@rt_njit
 def rng_normal(key: np.uint64, counter: int) -> float:
     """Standard normal, the ``counter``-th draw of stream ``key`` (Box-Muller on 2 uniforms)."""
     c = np.uint64(counter) * _TWO
@@ -361,7 +379,7 @@ _ACK_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3
 _ACK_P_LOW = 0.02425
 
 
-@njit(cache=True)
+@rt_njit
 def inverse_normal_cdf(p: float) -> float:
     """Standard normal quantile of p in (0, 1) (rational approximation, |rel. error| < 1.2e-9)."""
     a, b, c, d = _ACK_A, _ACK_B, _ACK_C, _ACK_D
@@ -379,7 +397,7 @@ def inverse_normal_cdf(p: float) -> float:
            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0)
 
 
-@njit(cache=True)
+@rt_njit
 def rng_normal_pair(key: np.uint64, counter: int) -> tuple[float, float]:
     """Two independent standard normals, the ``counter``-th pair of stream ``key`` (inverse CDF)."""
     c = np.uint64(counter) * _TWO
@@ -416,7 +434,7 @@ def imu_stream_init(imu_params: np.ndarray, t0: float = 0.0,
     return st
 
 
-@njit(cache=True)
+@rt_njit
 def _truth_sensor_frame(p: np.ndarray, qd: float, qdd: float, out: np.ndarray) -> None:
     """True signals in the sensor frame: gz [rad/s], ay, ax [m/s^2]."""
     r = p[IM_LEVER]
@@ -429,50 +447,71 @@ def _truth_sensor_frame(p: np.ndarray, qd: float, qdd: float, out: np.ndarray) -
     out[CH_AX] = c * a_rad + s * a_tan
 
 
-@njit(cache=True)
-def _odr_sample(st: np.ndarray, keys: np.ndarray, p: np.ndarray, j: int, t_s: float,
+@rt_njit
+def _odr_sample(st: np.ndarray, p: np.ndarray, j: int, t_s: float,
                 t: float, qd: np.ndarray, qdd: np.ndarray) -> None:
-    """Take IMU j's next ODR sample at time t_s in (ST_T_PREV, t]."""
+    """Take IMU j's next ODR sample at time t_s in (ST_T_PREV, t]: the noise-free signal through
+    the low-pass (the noise is added, exactly, when the microcontroller reads: :func:`_mcu_read`)."""
     t_prev = st[ST_T_PREV]
     f = (t_s - t_prev) / (t - t_prev) if t > t_prev else 1.0
     w = st[ST_QD_PREV + j] + f * (qd[j] - st[ST_QD_PREV + j])
     al = st[ST_QDD_PREV + j] + f * (qdd[j] - st[ST_QDD_PREV + j])
-    k = int(st[ST_ODR_COUNT + j])
     a = p[IM_LPF_ALPHA]
     r = p[IM_LEVER]
     c = p[IM_COS_MIS]
     s = p[IM_SIN_MIS]
     a_tan = r * al
     a_rad = -r * w * w
-    for ch in range(N_CH):
-        if ch == CH_GZ:
-            truth = w
-            sig = p[IM_SIG_G]
-            lsb = p[IM_SENS_G]
-        elif ch == CH_AY:
-            truth = -s * a_rad + c * a_tan
-            sig = p[IM_SIG_A]
-            lsb = p[IM_SENS_A]
-        else:
-            truth = c * a_rad + s * a_tan
-            sig = p[IM_SIG_A]
-            lsb = p[IM_SENS_A]
-        iw = ST_WALK + 3 * j + ch
-        # one Box-Muller pair per channel and sample: white noise and bias-walk increment
-        n_white, n_walk = rng_normal_pair(keys[KEY_WHITE + 3 * j + ch], k)
-        st[iw] += p[IM_WALK + ch] * p[IM_SQRT_DT] * n_walk
-        u = (1.0 + p[IM_SCALE + ch]) * truth + p[IM_BIAS + ch] + st[iw] + sig * n_white
-        il = ST_LPF + 3 * j + ch
-        st[il] += a * (u - st[il])
-        st[ST_REG + 3 * j + ch] = min(max(math.floor(st[il] / lsb + 0.5), INT16_MIN), INT16_MAX)
-    st[ST_ODR_COUNT + j] = k + 1
+    il = ST_LPF + 3 * j
+    u = (1.0 + p[IM_SCALE + CH_GZ]) * w + p[IM_BIAS + CH_GZ]
+    st[il + CH_GZ] += a * (u - st[il + CH_GZ])
+    u = (1.0 + p[IM_SCALE + CH_AY]) * (-s * a_rad + c * a_tan) + p[IM_BIAS + CH_AY]
+    st[il + CH_AY] += a * (u - st[il + CH_AY])
+    u = (1.0 + p[IM_SCALE + CH_AX]) * (c * a_rad + s * a_tan) + p[IM_BIAS + CH_AX]
+    st[il + CH_AX] += a * (u - st[il + CH_AX])
+    st[ST_ODR_COUNT + j] += 1.0
 
 
-@njit(cache=True)
-def _mcu_read(st: np.ndarray, keys: np.ndarray, link: np.ndarray, t_r: float) -> None:
+@rt_njit
+def _registers(st: np.ndarray, keys: np.ndarray, imu_params: np.ndarray, m: int) -> None:
+    """Output registers of both IMUs now (read ``m``): noise and bias walk advanced to the last ODR sample.
+
+    The IIR is linear, so its output is the filtered noise-free signal (``ST_LPF``, updated at
+    every ODR sample) plus the filtered white noise. Over the ``k`` ODR samples since the last
+    read, the noise state follows ``e <- (1 - a)^k e + a sum_i (1 - a)^(k - 1 - i) sigma n_i``,
+    a Gaussian step drawn at once: ``e <- c e + s_stat sqrt(1 - c^2) n`` with ``c = (1 - a)^k``
+    and ``s_stat`` the stationary std. Exact in distribution at every read, with one normal per
+    channel instead of one per ODR sample. The bias random walk (``walk sqrt(k / ODR) n``) is
+    added after the filter: it drifts over seconds, the filter settles in a fraction of a
+    millisecond.
+    """
+    for j in range(N_IMUS):
+        p = imu_params[j]
+        k = st[ST_ODR_COUNT + j] - st[ST_NOISE_COUNT + j]
+        if k > 0.0:
+            st[ST_NOISE_COUNT + j] = st[ST_ODR_COUNT + j]
+            c = math.exp(k * p[IM_LOG_KEEP])
+            g = math.sqrt(max(1.0 - c * c, 0.0))
+            sk = math.sqrt(k) * p[IM_SQRT_DT]
+            for ch in range(N_CH):
+                n_white, n_walk = rng_normal_pair(keys[KEY_WHITE + 3 * j + ch], m)
+                stat = p[IM_STAT_G] if ch == CH_GZ else p[IM_STAT_A]
+                ie = ST_NOISE + 3 * j + ch
+                st[ie] = c * st[ie] + g * stat * n_white
+                st[ST_WALK + 3 * j + ch] += p[IM_WALK + ch] * sk * n_walk
+        for ch in range(N_CH):
+            lsb = p[IM_SENS_G] if ch == CH_GZ else p[IM_SENS_A]
+            i = 3 * j + ch
+            y = st[ST_LPF + i] + st[ST_WALK + i] + st[ST_NOISE + i]
+            st[ST_REG + i] = min(max(math.floor(y / lsb + 0.5), INT16_MIN), INT16_MAX)
+
+
+@rt_njit
+def _mcu_read(st: np.ndarray, keys: np.ndarray, imu_params: np.ndarray, link: np.ndarray, t_r: float) -> None:
     """The microcontroller reads both registers at t_r and sends (or loses) one packet."""
     m = int(st[ST_READ_COUNT])
     st[ST_READ_COUNT] = m + 1
+    _registers(st, keys, imu_params, m)
     if rng_uniform(keys[KEY_LOSS], np.uint64(m)) < link[LK_P_LOSS]:
         st[ST_N_LOST] += 1.0
         return
@@ -486,7 +525,7 @@ def _mcu_read(st: np.ndarray, keys: np.ndarray, link: np.ndarray, t_r: float) ->
         st[b + 3 + i] = st[ST_REG + i]
 
 
-@njit(cache=True)
+@rt_njit
 def imu_advance(state: np.ndarray, keys: np.ndarray, imu_params: np.ndarray,
                 link_params: np.ndarray, t: float, qd: np.ndarray, qdd: np.ndarray) -> None:
     """Run sensors, microcontroller and network up to time ``t``, in place.
@@ -523,9 +562,9 @@ def imu_advance(state: np.ndarray, keys: np.ndarray, imu_params: np.ndarray,
         if t_best > t:
             break
         if who >= 0:
-            _odr_sample(state, keys, imu_params[who], who, t_best, t, qd, qdd)
+            _odr_sample(state, imu_params[who], who, t_best, t, qd, qdd)
         else:
-            _mcu_read(state, keys, link_params, t_best)
+            _mcu_read(state, keys, imu_params, link_params, t_best)
     _deliver(state, t)
     state[ST_T_PREV] = t
     for j in range(N_IMUS):
@@ -533,7 +572,7 @@ def imu_advance(state: np.ndarray, keys: np.ndarray, imu_params: np.ndarray,
         state[ST_QDD_PREV + j] = qdd[j]
 
 
-@njit(cache=True)
+@rt_njit
 def _deliver(st: np.ndarray, t: float) -> None:
     for s in range(RING_SLOTS):
         b = ST_RING + s * RING_STRIDE
@@ -546,7 +585,7 @@ def _deliver(st: np.ndarray, t: float) -> None:
             st[b] = np.inf
 
 
-@njit(cache=True)
+@rt_njit
 def imu_read(state: np.ndarray, imu_params: np.ndarray, t: float, out: np.ndarray) -> None:
     """What the control loop sees at time ``t`` (after :func:`imu_advance` to t), in place.
 
@@ -571,7 +610,7 @@ def imu_read(state: np.ndarray, imu_params: np.ndarray, t: float, out: np.ndarra
         out[j, OUT_VALID] = 1.0 if valid else 0.0
 
 
-@njit(cache=True)
+@rt_njit
 def imu_stream_step(state: np.ndarray, keys: np.ndarray, imu_params: np.ndarray,
                     link_params: np.ndarray, t: float, qd: np.ndarray, qdd: np.ndarray,
                     out: np.ndarray) -> None:
@@ -580,7 +619,7 @@ def imu_stream_step(state: np.ndarray, keys: np.ndarray, imu_params: np.ndarray,
     imu_read(state, imu_params, t, out)
 
 
-@njit(cache=True)
+@rt_njit
 def run_imu_stream(state: np.ndarray, keys: np.ndarray, imu_params: np.ndarray,
                    link_params: np.ndarray, t: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
                    out: np.ndarray) -> None:

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba as nb
 import numpy as np
 
+from paperlib._jit import rt_njit
 from paperlib.kernels import five_bar as K
 from paperlib.twin import drives as dr
 from paperlib.twin import friction as fr
@@ -28,7 +28,7 @@ from paperlib.twin import thermal as th
 DT = 1.0 / 4000.0
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def solve2(M, b0, b1, out):  # pragma: no cover - compiled
     """out = M^-1 [b0, b1] for a 2x2 matrix."""
     det = M[0, 0] * M[1, 1] - M[0, 1] * M[1, 0]
@@ -36,7 +36,7 @@ def solve2(M, b0, b1, out):  # pragma: no cover - compiled
     out[1] = (M[0, 0] * b1 - M[1, 0] * b0) / det
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def accel(q, qd, Qa, prm, M, h, out):  # pragma: no cover - compiled
     """qdd = M^-1 (Qa - C qd) (M and C qd only: the kernel ``mass_bias``); returns the kernel status."""
     s = K.mass_bias(q, qd, prm, M, h)
@@ -46,7 +46,7 @@ def accel(q, qd, Qa, prm, M, h, out):  # pragma: no cover - compiled
     return 0
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def plant_forces(Qm, scale, z, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj, F, QF, Qa):  # pragma: no cover
     """Friction at the cycle's start (bristles advanced over ``dt``) and the held forces.
 
@@ -66,7 +66,7 @@ def plant_forces(Qm, scale, z, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj,
         Qa[i] = Qm[i] + QF[i]
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def plant_rk4(q, qd, Qa, k1v, prm, dt, M, h, work, dq):  # pragma: no cover - compiled
     """One RK4 step with the forces ``Qa`` held; ``k1v`` is the acceleration at the start.
 
@@ -97,14 +97,14 @@ def plant_rk4(q, qd, Qa, k1v, prm, dt, M, h, work, dq):  # pragma: no cover - co
     return 0
 
 
-@nb.njit(cache=True, nogil=True)
+@rt_njit
 def plant_heat(therm_x, F, psid0, therm_disc, T_amb):  # pragma: no cover - compiled
     """Advance each gearbox's thermal model with its joint's friction power |F v| [W]."""
     for g in range(therm_x.shape[0]):
         th.thermal_step(therm_x[g], abs(F[g] * psid0[g]), therm_disc[g], T_amb)
 
 
-@nb.njit(cache=True)
+@rt_njit
 def _twin_plant_cycles(n, tau_tgt, q, qd, z, Qa, therm_x, T_amb, prm, fric, therm_disc, drv, drv_state,
                        imu_p, link_p, imu_state, keys, t, out_tau_rep, M, h, D_psi, psid, psid0, Tj, F, QF,
                        Qm, k1v, qdd, work, dq):  # pragma: no cover - compiled

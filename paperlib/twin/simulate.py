@@ -33,10 +33,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import numba as nb
 import numpy as np
 import xarray as xr
 
+from paperlib._jit import rt_njit
 from paperlib.control import controllers as ctl
 from paperlib.estimation.imu_calibration import N_IC, IC_DELAY, calibrate_imu_extended, identity_conversion, imu_to_joint
 from paperlib.control.trajectories import (
@@ -66,18 +66,26 @@ DG_EKIN, DG_WMOTOR, DG_WFRICTION = range(3)
 N_DIAG = 3
 
 
-@nb.njit(cache=True)
+def _loop_scratch() -> tuple:
+    """Work arrays of :func:`_simulate_loop` (which may not allocate: see :mod:`paperlib._jit`)."""
+    return (np.zeros(2), np.empty((2, 2)), np.empty(2), np.empty((5, 2)), np.empty(5), np.empty(5), np.empty(5),
+            np.empty(2), np.empty(2), np.empty(2), np.empty(2), np.empty((8, 2)), np.empty((7, 2)),
+            np.empty((2, im.N_OUT)), np.empty(5))
+
+
+@rt_njit
 def _simulate_loop(
     k_begin, k_end, st, prm, q_sp, qd_sp, qdd_sp,
     fric, fric_scale_t, fric_scale, therm_disc, therm_x, T_amb,
     drv, drv_state, imu_p, link_p, imu_state, imu_keys, lever_nominal, imu_conv, enc_step,
     ctl_arrays,
-    decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth,
+    decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth, scratch,
 ):  # pragma: no cover - compiled
     """Closed-loop cycles ``k_begin .. k_end - 1``; returns (status, k_stop). See the module docstring.
 
     The state carried from one call to the next lives in ``st`` (layout ``ST_*``); everything
-    else the loop touches is in the arrays passed in, so a run can go in chunks (progress bar).
+    else the loop touches is in the arrays passed in (work arrays: ``scratch``, from
+    :func:`_loop_scratch`), so a run can go in chunks (progress bar).
     """
     dt = 1.0 / 4000.0
     q = st[ST_Q:ST_Q + 2]
@@ -88,21 +96,21 @@ def _simulate_loop(
     tau_act = st[ST_TAU_ACT:ST_TAU_ACT + 2]
     w_motor = st[ST_W_MOTOR]
     w_fric = st[ST_W_FRIC]
-    qdd_true = np.zeros(2)
-    M = np.empty((2, 2))
-    h = np.empty(2)
-    D_psi = np.empty((5, 2))
-    psid = np.empty(5)
-    Tj = np.empty(5)
-    F = np.empty(5)
-    Qm = np.empty(2)
-    QF = np.empty(2)
-    k1v = np.empty(2)
-    dq = np.empty(2)
-    rk_work = np.empty((8, 2))
-    meas = np.empty((7, 2))
-    imu_out = np.empty((2, im.N_OUT))
-    psid0 = np.empty(5)
+    qdd_true = scratch[0]
+    M = scratch[1]
+    h = scratch[2]
+    D_psi = scratch[3]
+    psid = scratch[4]
+    Tj = scratch[5]
+    F = scratch[6]
+    Qm = scratch[7]
+    QF = scratch[8]
+    k1v = scratch[9]
+    dq = scratch[10]
+    rk_work = scratch[11]
+    meas = scratch[12]
+    imu_out = scratch[13]
+    psid0 = scratch[14]
     theta = ctl_arrays[6]
     n_pi = theta.shape[0]
     parts = ctl_arrays[23]
@@ -127,7 +135,7 @@ def _simulate_loop(
             meas[ctl.M_QD_SP, j] = qd_sp[k, j]
             meas[ctl.M_QDD_SP, j] = qdd_sp[k, j]
         # -- 2. control ----------------------------------------------------------------------
-        ctl.control_step(t, meas[0], meas[1], meas[2], meas[3], meas[4], meas[5], meas[6], *ctl_arrays)
+        ctl.control_step_tuple(t, meas[0], meas[1], meas[2], meas[3], meas[4], meas[5], meas[6], ctl_arrays)
         # -- 3. drives -------------------------------------------------------------------------
         for j in range(2):
             a, r = dr.drive_step(drv_state[j], tau_tgt[j], drv[j])
@@ -361,7 +369,7 @@ def simulate(
             drv, drv_state, np.ascontiguousarray(tp.imu), np.ascontiguousarray(tp.link), imu_state, keys,
             lever_nominal, conv, enc_step,
             c.arrays(),
-            decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth)
+            decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth, _loop_scratch())
     if progress and n > CHUNK:
         from tqdm import tqdm
 

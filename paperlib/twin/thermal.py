@@ -34,8 +34,8 @@ from typing import Mapping
 import numpy as np
 import scipy.linalg
 import scipy.optimize
-from numba import njit
 
+from paperlib._jit import rt_njit
 from paperlib.twin.friction import steady_friction
 
 __all__ = [
@@ -160,7 +160,7 @@ def thermal_discrete_array(params: np.ndarray, dt: float) -> np.ndarray:
 
 
 # --- numba kernels ---------------------------------------------------------------------------------
-@njit(cache=True)
+@rt_njit
 def thermal_step(x: np.ndarray, power: float, disc: np.ndarray, T_amb: float) -> None:
     """Advance one gearbox by the step its ``disc`` row was built for, in place.
 
@@ -181,19 +181,19 @@ def thermal_step(x: np.ndarray, power: float, disc: np.ndarray, T_amb: float) ->
     x[TS_CASE] = T_amb + disc[TD_A10] * e0 + disc[TD_A11] * e1 + disc[TD_B1] * power
 
 
-@njit(cache=True)
+@rt_njit
 def friction_temperature(x: np.ndarray) -> float:
     """Temperature that sets the joint's friction: the inner node [degC]."""
     return x[TS_INNER]
 
 
-@njit(cache=True)
+@rt_njit
 def case_temperature(x: np.ndarray) -> float:
     """Temperature a thermocouple on the gearbox case reads [degC]."""
     return x[TS_CASE]
 
 
-@njit(cache=True)
+@rt_njit
 def joint_temperatures(x: np.ndarray, T_amb: float, out: np.ndarray) -> None:
     """Temperatures of the 5 joints for the friction model, written in place.
 
@@ -250,7 +250,7 @@ def warm_up(minutes: float, mean_power: float | np.ndarray, params: np.ndarray,
     return x
 
 
-@njit(cache=True)
+@rt_njit
 def alternating_power(friction_row: np.ndarray, amplitude: float, T: float) -> float:
     """Mean friction power [W] of a joint moving as v = amplitude sin(theta), steady friction.
 
@@ -271,7 +271,7 @@ def alternating_power(friction_row: np.ndarray, amplitude: float, T: float) -> f
     return acc / n
 
 
-@njit(cache=True)
+@rt_njit
 def _warm_up_alternating(x: np.ndarray, friction: np.ndarray, disc: np.ndarray,
                          amplitude: float, T_amb: float, n_steps: int) -> None:
     for _ in range(n_steps):
