@@ -115,9 +115,16 @@ def test_selftest_reaches_op_and_records_a_valid_run(closed_loop, record_propert
         assert v in ds
     for a in ("deadline_misses", "lateness_median_us", "lateness_p99_us", "lateness_p999_us", "lateness_max_us"):
         assert a in ds.attrs
-    # the robot tracked its trajectory (joint error, after the first second)
-    err = np.abs(ds.q.values - ds.q_sp.values)[4000:]
-    assert np.degrees(err).max() < 3.0, np.degrees(err).max()
+    # the robot tracked its trajectory (joint error, after the first second). Not judged for 0.25 s
+    # after a loop stall longer than 1 ms: the drive then holds its last torque while the robot
+    # moves on (a 30-ms pause of this VM once gave 3.06 deg; the run's worst is recorded).
+    err = np.degrees(np.abs(ds.q.values - ds.q_sp.values).max(axis=1))
+    stalled = np.convolve(ds.lateness.values > 1e-3, np.ones(1000), mode="full")[:err.size] > 0
+    record_property("max_tracking_error_deg", round(float(err[4000:].max()), 3))
+    judged = ~stalled
+    judged[:4000] = False
+    assert judged.sum() > 0.8 * (err.size - 4000)
+    assert err[judged].max() < 2.0, err[judged].max()
     # links: little lost (a frame not back 100 us after the cycle started counts as lost; the emulator
     # is a Python process: measured 0.1-0.8 % of the frames, 1.04 % in a run whose host stole 90 ms)
     assert s["wkc_errors"] <= s["cycles"] // 50 and s["max_consecutive_wkc_errors"] < 100
