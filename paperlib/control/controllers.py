@@ -365,16 +365,6 @@ M_Q, M_QD, M_QDD, M_TAU, M_Q_SP, M_QD_SP, M_QDD_SP = range(7)
 
 
 @rt_njit
-def control_step_tuple(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp, a):  # pragma: no cover - compiled
-    """:func:`control_step` with its state and work arrays as one tuple ``a`` (:meth:`Controller.arrays`).
-
-    For compiled callers: a tuple passed whole and indexed here costs nothing, while unpacking
-    it into the call (``*a``) costs ~0.1 us per cycle (measured).
-    """
-    return control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25])
-
-
-@rt_njit
 def control_step_packed(t, meas, fbuf, ibuf, lay):  # pragma: no cover - compiled
     """:func:`control_step` on packed state (few arguments: cheap to call from Python).
 

@@ -135,7 +135,7 @@ def _simulate_loop(
             meas[ctl.M_QD_SP, j] = qd_sp[k, j]
             meas[ctl.M_QDD_SP, j] = qdd_sp[k, j]
         # -- 2. control ----------------------------------------------------------------------
-        ctl.control_step_tuple(t, meas[0], meas[1], meas[2], meas[3], meas[4], meas[5], meas[6], ctl_arrays)
+        ctl.control_step(t, meas[0], meas[1], meas[2], meas[3], meas[4], meas[5], meas[6], *ctl_arrays)
         # -- 3. drives -------------------------------------------------------------------------
         for j in range(2):
             a, r = dr.drive_step(drv_state[j], tau_tgt[j], drv[j])
