@@ -70,10 +70,11 @@ def test_held_cycles_leave_the_estimate_alone_and_updates_resume(ac_run):
     assert (after == 1).sum() > 100
     assert np.abs(np.diff(theta[k0 + hold:k0 + hold + 400], axis=0)).max() > 0
     # a shorter hold request does not cut a running one short
-    c = ctl.Controller.__new__(ctl.Controller)
-    c.iflags = np.zeros(ctl.N_IFLAGS, dtype=np.int64)
-    ctl.Controller.hold_estimation(c, 10)
-    ctl.Controller.hold_estimation(c, 3)
+    from paperlib.robots.five_bar import FiveBar
+
+    c = ctl.Controller(FiveBar.default(), ctl.ControllerConfig(name="AC"), SAMPLE_RATE_HZ)
+    c.hold_estimation(10)
+    c.hold_estimation(3)
     assert c.iflags[ctl.I_HOLD] == 10
 
 

@@ -33,9 +33,9 @@ Stale replies. SOEM tags each frame with one of only 16 indices and matches repl
 so a reply that comes back late (a slave or the wire paused for longer than the receive
 timeout) can be taken for the answer to a *newer* frame with the same index: right working
 counter, inputs several cycles old. Worse, if replies keep queuing in the socket the master
-goes on reading one stale reply per cycle, permanently late (seen on the emulated rig after an
-8-ms pause of the emulator: the inputs then lagged the commands by 32 cycles for the rest of the
-run). An LRW reply carries the outputs it was sent with (SOEM copies them back into the IOmap),
+goes on reading one stale reply per cycle, permanently late (seen on the emulated rig after a
+~10-ms pause of the emulator: the inputs then lagged the commands by 32 cycles for the rest of
+the run). An LRW reply carries the outputs it was sent with (SOEM copies them back into the IOmap),
 so :meth:`EthercatMaster.receive` compares them with the outputs of the frame it waits for, and
 with distributed clocks also requires the reference clock's time to advance; a reply that fails
 either test counts as a bad cycle (inputs not used) and the receive queue is emptied
@@ -930,9 +930,7 @@ class EthercatMaster:
                 for _ in range(4096):
                     try:
                         sock.recv(2048, socket.MSG_DONTWAIT)
-                    except (BlockingIOError, InterruptedError):
-                        break
-                    except OSError:
+                    except OSError:  # BlockingIOError: the queue is empty
                         break
                     self.stats.flushed_replies += 1
             return
