@@ -252,7 +252,7 @@ def final_targets(cfg: Mapping[str, Any]) -> list[str]:
 def code_inputs() -> list[str]:
     """Source files whose change should re-run the notebooks (experiments, figures, estimator, models)."""
     pats = ["paperlib/experiments/*.py", "paperlib/figures/*.py", "paperlib/estimation/ewrls.py",
-            "paperlib/estimation/replay.py", "paperlib/friction.py", "paperlib/robots/five_bar.py",
+            "paperlib/estimation/replay.py", "paperlib/friction/*.py", "paperlib/robots/five_bar.py",
             "paperlib/control/trajectories.py", "data/robots/five_bar.toml"]
     files: list[str] = []
     for p in pats:
@@ -262,7 +262,7 @@ def code_inputs() -> list[str]:
 
 def recording_code_inputs() -> list[str]:
     """Source files whose change should re-make twin recordings."""
-    pats = ["paperlib/twin/*.py", "paperlib/control/*.py", "paperlib/estimation/ewrls.py", "paperlib/friction.py",
+    pats = ["paperlib/twin/*.py", "paperlib/control/*.py", "paperlib/estimation/ewrls.py", "paperlib/friction/*.py",
             "paperlib/robots/five_bar.py", "data/robots/five_bar.toml", "data/twin/*.toml"]
     files: list[str] = []
     for p in pats:
