@@ -289,8 +289,9 @@ def test_imu_packet_loss_is_tolerated_and_counted(root_env, tmp_path):
     assert s["fault"] is None and s["recording_valid"]
     dropped = s["emulator"]["imu"]["dropped"]
     assert dropped > 20
-    # the receiver counts the gaps of the run (the emulator's count includes bring-up)
-    assert 0.5 * dropped <= s["imu_packets_lost"] <= dropped
+    # the receiver sees the gaps of the run (the emulator's count includes bring-up; a busy host may drop
+    # a few more packets in its own socket buffers, so the count is not bounded above here)
+    assert s["imu_packets_lost"] >= 0.5 * dropped
 
 
 @pytest.mark.root
