@@ -27,7 +27,8 @@ impedance control ``K (q_sp - q) + D (qd_sp - qd)`` tracking a trapezoidal-veloc
 (bearing turning, Sec. 3.1.2).
 
 The plant is integrated by semi-implicit Euler at ``substeps`` times the 1 kHz output rate
-(compiled with numba); sample ``k`` is the state at ``t = k / 1000 s``.
+(compiled with numba); sample ``k`` is the state at ``t = k / 1000 s`` with the torques and
+accelerations evaluated at that state.
 """
 
 from __future__ import annotations
@@ -262,17 +263,46 @@ def trapezoidal_moves(distances_rad: tuple[float, ...], *, v_max: float, a_max: 
 # ---------------------------------------------------------------------------------------------
 
 @nb.njit(cache=True, nogil=True)
+def _rates(q, w, phi, nu, tau_cmd, J, J_s, p_drive, p_sens, r_order, r_amp, r_phase, load, mu, k_g, c_g, J_b,
+           p_bear, b_order, b_amp, b_phase):  # pragma: no cover - compiled
+    """Accelerations and torques at one state: (qdd, phidd, F_s, R, tau_g, T_b)."""
+    R = 0.0
+    for i in range(r_order.shape[0]):
+        R += r_amp[i] * math.cos(r_order[i] * q + r_phase[i])
+    Fs = stribeck_torque(w, p_sens)
+    Fm = stribeck_torque(w, p_drive)
+    tg = 0.0
+    Tb = 0.0
+    nud = 0.0
+    if load:
+        tg = k_g * (q - phi) + c_g * (w - nu)
+        Tb = stribeck_torque(nu, p_bear)
+        rough = 0.0
+        for i in range(b_order.shape[0]):
+            rough += b_amp[i] * (1.0 + math.cos(b_order[i] * phi + b_phase[i]))
+        if p_bear[7] > 0.0:
+            Tb += rough * math.tanh(nu / p_bear[7])
+        nud = (tg - Tb) / J_b
+        if p_sens[7] > 0.0:
+            Fs += mu * abs(tg) * math.tanh(w / p_sens[7])
+    wd = (tau_cmd - Fm - Fs - R - tg) / J
+    return wd, nud, Fs, R, tg, Tb
+
+
+@nb.njit(cache=True, nogil=True)
 def simulate_joint(fs, substeps, tau_ff, q_sp, qd_sp, kp, kd, J_m, J_s, p_drive, p_sens,
                    r_order, r_amp, r_phase, load, mu, k_g, c_g, J_b, J_a, p_bear, b_order, b_amp, b_phase,
                    q0):  # pragma: no cover - compiled
     """Integrate the joint (and the grasped bearing when ``load``); returns sampled true signals.
 
+    The command of sample k is held over the ``substeps`` semi-implicit Euler steps that follow
+    it; each sample is the state at ``t = k / fs`` with the rates and torques evaluated there.
+
     Returns
     -------
     out : ndarray, shape (n, 8)
         Columns: q, qd, qdd, tau_tr (transmitted, noise-free), tau_g (grasp), tau_lc (load-cell
-        true torque), F_s incl. the load-dependent part (sensed friction), T_b (bearing friction),
-        at ``t = k / fs``.
+        true torque), F_s incl. the load-dependent part (sensed friction), T_b (bearing friction).
     """
     n = tau_ff.shape[0]
     h = 1.0 / (fs * substeps)
@@ -283,42 +313,27 @@ def simulate_joint(fs, substeps, tau_ff, q_sp, qd_sp, kp, kd, J_m, J_s, p_drive,
     nu = 0.0
     J = J_m + J_s
     for k in range(n):
+        tau_cmd = tau_ff[k] + kp * (q_sp[k] - (q - q0)) + kd * (qd_sp[k] - w)
+        wd, nud, Fs, R, tg, Tb = _rates(q, w, phi, nu, tau_cmd, J, J_s, p_drive, p_sens, r_order, r_amp, r_phase,
+                                        load, mu, k_g, c_g, J_b, p_bear, b_order, b_amp, b_phase)
+        out[k, 0] = q
+        out[k, 1] = w
+        out[k, 2] = wd
+        out[k, 3] = J_s * wd + Fs + R + tg
+        out[k, 4] = tg
+        out[k, 5] = tg - J_a * nud
+        out[k, 6] = Fs
+        out[k, 7] = Tb
         for s in range(substeps):
-            tau_cmd = tau_ff[k] + kp * (q_sp[k] - (q - q0)) + kd * (qd_sp[k] - w)
-            R = 0.0
-            for i in range(r_order.shape[0]):
-                R += r_amp[i] * math.cos(r_order[i] * q + r_phase[i])
-            Fs = stribeck_torque(w, p_sens)
-            Fm = stribeck_torque(w, p_drive)
-            tg = 0.0
-            Tb = 0.0
-            nud = 0.0
-            if load:
-                tg = k_g * (q - phi) + c_g * (w - nu)
-                Tb = stribeck_torque(nu, p_bear)
-                rough = 0.0
-                for i in range(b_order.shape[0]):
-                    rough += b_amp[i] * (1.0 + math.cos(b_order[i] * phi + b_phase[i]))
-                if p_bear[7] > 0.0:
-                    Tb += rough * math.tanh(nu / p_bear[7])
-                nud = (tg - Tb) / J_b
-                if p_sens[7] > 0.0:
-                    Fs += mu * abs(tg) * math.tanh(w / p_sens[7])
-            wd = (tau_cmd - Fm - Fs - R - tg) / J
+            if s > 0:
+                tau_cmd = tau_ff[k] + kp * (q_sp[k] - (q - q0)) + kd * (qd_sp[k] - w)
+                wd, nud, Fs, R, tg, Tb = _rates(q, w, phi, nu, tau_cmd, J, J_s, p_drive, p_sens, r_order, r_amp,
+                                                r_phase, load, mu, k_g, c_g, J_b, p_bear, b_order, b_amp, b_phase)
             w += h * wd
             q += h * w
             if load:
                 nu += h * nud
                 phi += h * nu
-        # sample the state after the step with the rates just used
-        out[k, 0] = q
-        out[k, 1] = w
-        out[k, 2] = wd
-        out[k, 3] = J_s * wd + Fs + R + tg
-        out[k, 6] = Fs
-        out[k, 4] = tg
-        out[k, 5] = tg - J_a * nud
-        out[k, 7] = Tb
     return out
 
 
