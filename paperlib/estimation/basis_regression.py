@@ -104,9 +104,11 @@ def find_ripple_orders(q: np.ndarray, r: np.ndarray, *, min_order: float, max_or
                        exclude_width: float = 0.5) -> list[dict[str, float]]:
     """Peaks of :func:`angle_periodogram` above a noise floor: candidate ripple orders.
 
-    A peak is a local maximum above ``min_order`` whose amplitude exceeds ``snr`` times the median
+    A peak is the largest amplitude above ``min_order`` that exceeds ``snr`` times the median
     amplitude of the spectrum (the noise floor), away from ``exclude`` (orders already fitted);
-    its order is refined by a parabola through the three neighbouring grid points.
+    its order is refined by a parabola through the three neighbouring grid points. Before the
+    next peak is sought, +/- 3 order resolutions (``2 pi / angle range``) around it are blanked,
+    so side lobes are not reported as orders.
 
     Parameters
     ----------
@@ -131,6 +133,8 @@ def find_ripple_orders(q: np.ndarray, r: np.ndarray, *, min_order: float, max_or
     if band.sum() < 3:
         return []
     floor = float(np.median(amp[band]))
+    q = np.asarray(q, dtype=float)
+    resolution = 2.0 * np.pi / max(float(np.ptp(q)), 1e-12)  # order resolution of the covered angle
     found: list[dict[str, float]] = []
     a = amp.copy()
     for _ in range(max_peaks):
@@ -142,8 +146,8 @@ def find_ripple_orders(q: np.ndarray, r: np.ndarray, *, min_order: float, max_or
         den = y0 - 2 * y1 + y2
         shift = 0.5 * (y0 - y2) / den if den != 0 else 0.0
         k = float(orders[i] + shift * (orders[1] - orders[0]))
-        # blank the main lobe around the peak before the next search
-        half = max(1.0, 2.5 * (orders[1] - orders[0]) * 8)
+        # blank the main lobe and first side lobes (+/- 3 resolution widths) before the next search
+        half = 3.0 * resolution
         a[np.abs(orders - orders[i]) < half] = 0.0
         if any(abs(k - e) < exclude_width for e in exclude):
             continue
