@@ -122,7 +122,7 @@ def periodogram(orders: np.ndarray, amp: np.ndarray, found: Sequence[Mapping[str
     hv = _hv()
     out = [hv.Curve((orders, amp), "order", "amp_Nm", label="residual spectrum").opts(color="black", linewidth=0.8)]
     for kept, label, marker in ((True, "peak found, kept (lowers blocked-CV error)", "o"),
-                                (False, "peak found, rejected by blocked CV", "x")):
+                                (False, "peak found, rejected by blocked CV", "^")):
         sel = [f for f in found if bool(f.get("kept")) == kept]
         if sel:
             out.append(hv.Scatter(([f["order"] for f in sel], [f["amplitude_Nm"] for f in sel]), "order", "amp_Nm",

@@ -143,21 +143,37 @@ def trials_summary(model: BasisRegression, dss: Mapping[str, xr.Dataset]) -> dic
             "rms_error_after_range": [float(after.min()), float(after.max())], "n_trials": len(per)}
 
 
-def periodogram_value(no_load: xr.Dataset, trials: Mapping[str, xr.Dataset], cutoff_hz: float = 20.0) -> dict[str, Any]:
+def periodogram_value(no_load: xr.Dataset, *, holdout: xr.Dataset | None = None,
+                      trials: Mapping[str, xr.Dataset] | None = None, cutoff_hz: float = 20.0) -> dict[str, Any]:
     """What the periodogram over the angle buys: the fit with and without the orders it finds.
+
+    Parameters
+    ----------
+    no_load : xarray.Dataset
+        The no-load recording fitted.
+    holdout : xarray.Dataset, optional
+        A second no-load recording, not fitted: residual RMS on it.
+    trials : mapping role -> xarray.Dataset, optional
+        Bearing trials: mean ``rms_error_after`` with each model.
 
     Returns
     -------
     dict
-        For ``with`` and ``without``: orders, fit residual RMS [N m], mean ``rms_error_after``
-        of the trials; the spectrum of the integer-order fit's residual (for a figure).
+        For ``with`` and ``without``: orders, fit residual RMS [N m], ``holdout_residual_rms`` [N m],
+        ``rms_error_after_mean``; the amplitude spectrum of the integer-order fit's residual.
     """
     out: dict[str, Any] = {}
     for key, detect in (("with", True), ("without", False)):
         m, _ = inspection.fit_intrinsic([no_load], cutoff_hz=cutoff_hz, detect_orders=detect)
-        after = [inspection.inspect(ds, m, cutoff_hz=cutoff_hz)["rms_error_after"] for ds in trials.values()]
-        out[key] = {"orders": list(m.orders_), "residual_rms": m.residual_rms_, "rms_error_after_mean": float(np.mean(after)),
-                    "detected": m.detected_orders_ if detect else []}
+        entry: dict[str, Any] = {"orders": list(m.orders_), "residual_rms": m.residual_rms_,
+                                 "detected": m.detected_orders_ if detect else []}
+        if holdout is not None:
+            h = inspection.joint_signals(holdout, cutoff_hz=cutoff_hz)
+            entry["holdout_residual_rms"] = inspection.rms(h["tau_s"] - m.predict(h["q"], h["qd"], h["qdd"]))
+        if trials:
+            entry["rms_error_after_mean"] = float(np.mean(
+                [inspection.inspect(ds, m, cutoff_hz=cutoff_hz, name=r)["rms_error_after"] for r, ds in trials.items()]))
+        out[key] = entry
         if not detect:
             s = inspection.joint_signals(no_load, cutoff_hz=cutoff_hz)
             resid = s["tau_s"] - m.predict(s["q"], s["qd"], s["qdd"])
