@@ -40,7 +40,7 @@ def recording_plan(cfg: Mapping[str, Any] | None = None, root: str | Path = "res
     for i, s in enumerate(c["no_load_seeds"], 1):
         plan[f"no_load_{i}"] = {"path": str(root / f"no_load_{i}.nc"), "kind": "no-load", "seed": int(s)}
     for i, s in enumerate(c["trial_seeds"], 1):
-        plan[f"trial_{i}"] = {"path": str(root / f"bearing_trial_{i}.nc"), "kind": "bearing", "seed": int(s),
+        plan[f"trial_{i}"] = {"path": str(root / f"trial_{i}.nc"), "kind": "bearing", "seed": int(s),
                               "bearing_seed": int(c["bearing_population_seed"]), "bearing_index": int(c["bearing_index"])}
     return plan
 
