@@ -37,7 +37,7 @@ def fig3_time(t: np.ndarray, tau_s: np.ndarray, tau_s_lp: np.ndarray, source: st
     raw = hv.Curve((t[d], tau_s[d]), "time_s", "tau_Nm", label="torque sensor (raw)").opts(color="#bbbbbb", linewidth=0.6)
     lp = hv.Curve((t, tau_s_lp), "time_s", "tau_Nm", label=f"low-passed at {cutoff_hz:g} Hz").opts(color="black")
     zero = hv.HLine(0.0).opts(color="grey", linestyle=":", linewidth=0.8)
-    return (raw * lp * zero).opts(xlabel="time [s]", ylabel="sensed torque [N m]", fig_inches=SIZE, legend_position="top_right",
+    return (raw * lp * zero).opts(xlabel="time [s]", ylabel="sensed torque [N m]", fig_inches=SIZE, legend_position="right",
                                   title=f"Fig. 3a: joint torque sensor under no load ({source} data)")
 
 
@@ -51,7 +51,7 @@ def fig3_angle(q: np.ndarray, tau_lp: np.ndarray, qd: np.ndarray, source: str) -
         out.append(hv.Scatter((np.degrees(q[mask])[d], tau_lp[mask][d]), "q_deg", "tau_Nm", label=label).opts(
             color=color, s=2))
     return hv.Overlay(out).opts(xlabel="joint angle [deg]", ylabel="sensed torque, low-passed [N m]", fig_inches=SIZE,
-                                legend_position="top_right",
+                                legend_position="right",
                                 title=f"Fig. 3b: sensed torque over the joint angle ({source} data)")
 
 
@@ -83,7 +83,7 @@ def fig3_residual(t: np.ndarray, tau_s: np.ndarray, pred: np.ndarray, source: st
     b = hv.Curve((t, lowpass(r, fs, cutoff_hz)), "time_s", "tau_Nm", label="sensed - intrinsic model (low-passed)").opts(
         color="#2ca02c")
     return (a * b * hv.HLine(0.0).opts(color="grey", linestyle=":")).opts(
-        xlabel="time [s]", ylabel="torque [N m]", fig_inches=SIZE, legend_position="top_right",
+        xlabel="time [s]", ylabel="torque [N m]", fig_inches=SIZE, legend_position="right",
         title=f"Fig. 3d: residual after compensation ({source} data)")
 
 
@@ -97,7 +97,7 @@ def fig5_time(t: np.ndarray, tau_s: np.ndarray, bearing: np.ndarray, tau_ref: np
     b = hv.Curve((t[d], bearing[d]), "time_s", "tau_Nm", label=f"compensated (RMS error {100 * after:.0f} %)").opts(
         color="#1f77b4", linewidth=0.8)
     c = hv.Curve((t[d], tau_ref[d]), "time_s", "tau_Nm", label="load cell (reference)").opts(color="black", linewidth=1.0)
-    return (a * b * c).opts(xlabel="time [s]", ylabel="bearing torque [N m]", fig_inches=SIZE, legend_position="bottom_left",
+    return (a * b * c).opts(xlabel="time [s]", ylabel="bearing torque [N m]", fig_inches=SIZE, legend_position="right",
                             title=f"Fig. 5a: wheel-bearing torque, one trial ({source} data; paper: 27 % -> 11 %)")
 
 
@@ -132,7 +132,7 @@ def periodogram(orders: np.ndarray, amp: np.ndarray, found: Sequence[Mapping[str
     floor = float(np.percentile(amp[amp > 0], 5)) if np.any(amp > 0) else 1e-6
     return hv.Overlay(out).opts(xlabel="order [cycles per joint revolution]", ylabel="amplitude [N m]", logy=True,
                                 ylim=(floor, 2.0 * float(amp.max())),
-                                fig_inches=SIZE, legend_position="top_right",
+                                fig_inches=SIZE, legend_position="right",
                                 title=f"Ripple orders from the angle periodogram ({source} data; dashed: twin's orders)")
 
 
@@ -150,8 +150,10 @@ def classifier_histograms(pop: Mapping[str, Sequence[float]], thresholds: Mappin
         hs = []
         for g, color in (("good", "#2ca02c"), ("worn", "#d62728")):
             cnt, e = np.histogram(v[grade == g], bins=edges)
-            hs.append(hv.Histogram((e, cnt), kdims=["torque_rms_Nm"], vdims=["count"], label=g).opts(color=color, alpha=0.5))
+            hs.append(hv.Histogram((e, cnt), kdims=["torque_rms_Nm"], vdims=["count"], label=g).opts(
+                facecolor=color, alpha=0.5))
         thr = hv.VLine(thresholds[k]).opts(color="black", linestyle="--")
-        panels.append(hv.Overlay(hs + [thr]).opts(title=f"{title} ({source})", xlabel="torque RMS [N m]",
-                                                  ylabel="bearings", fig_inches=(4.2, 3.2), legend_position="top_right"))
+        panels.append(hv.Overlay(hs + [thr]).opts(
+            title=f"{title}\nheld-out population ({source}); dashed: threshold\ntuned on the other population",
+            xlabel="torque RMS [N m]", ylabel="bearings", fig_inches=(4.2, 3.4), legend_position="right"))
     return hv.Layout(panels).cols(3)
