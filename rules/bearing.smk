@@ -4,19 +4,18 @@
 #                                           -> paperlib bearing inspect -> inspect_trials.json
 #   -> notebooks/bearing (papermill, -f params) -> figures/bearing, results/bearing -> paper_comparison.{csv,md}
 #
-# Configuration: config/bearing.yaml, with the run configuration's `bearing:` section merged over it.
-# Every recording is made by the twin (source = twin): the paper's data are not public.
+# Configuration: config/bearing.yaml, with the run configuration's `bearing:` section merged over it
+# (paperlib/experiments/bearing/pipeline.py holds the plan). Every recording is made by the twin
+# (source = twin): the paper's data are not public.
 
-import yaml as _bearing_yaml
+from paperlib.experiments.bearing import pipeline as BEARING_P
+from paperlib.experiments.bearing import study as BEARING_S
 
-from paperlib.experiments.bearing import study as _BEARING_S
-
-with open("config/bearing.yaml") as _fh:
-    BEARING_CFG = _bearing_yaml.safe_load(_fh) or {}
-BEARING_CFG.update((_RUN_CFG.get("bearing") or {}) if "_RUN_CFG" in globals() else {})
+BEARING_CFG = BEARING_P.load_config(_RUN_CFG if "_RUN_CFG" in globals() else None)
 BEARING_RES = f"{RESULTS}/bearing"
 BEARING_FIG = f"{FIGURES}/bearing"
-BEARING_PLAN = _BEARING_S.recording_plan(BEARING_CFG, root=f"{BEARING_RES}/recordings")
+BEARING_FORMATS = list(BEARING_CFG.get("formats", ["png", "svg"]))
+BEARING_PLAN = BEARING_S.recording_plan(BEARING_CFG, root=f"{BEARING_RES}/recordings")
 BEARING_REC = {role: spec["path"] for role, spec in BEARING_PLAN.items()}
 BEARING_TRIALS = sorted(r for r in BEARING_PLAN if r.startswith("trial"))
 BEARING_TWIN_CODE = ["paperlib/twin/torque_joint.py", "paperlib/twin/wheel_bearing.py", "paperlib/friction/stribeck.py",
@@ -24,35 +23,8 @@ BEARING_TWIN_CODE = ["paperlib/twin/torque_joint.py", "paperlib/twin/wheel_beari
 BEARING_CODE = BEARING_TWIN_CODE + ["paperlib/friction/basis.py", "paperlib/estimation/basis_regression.py",
                                     "paperlib/signals.py", "paperlib/figures/bearing.py"] + sorted(
     glob.glob("paperlib/experiments/bearing/*.py"))
-BEARING_FORMATS = BEARING_CFG.get("formats", ["png", "svg"])
-BEARING_NOTEBOOKS = {
-    "01_intrinsic_identification": {
-        "figures": ["fig03a_sensed_torque_time", "fig03b_sensed_torque_angle", "fig03c_components",
-                    "fig03d_residual", "periodogram_orders"],
-        "recordings": ["no_load_1", "no_load_2"],
-        "inputs": [],
-        "params": {"cutoff_hz": BEARING_CFG["cutoff_hz"], "display_lowpass_hz": BEARING_CFG["display_lowpass_hz"]},
-    },
-    "02_bearing_inspection": {
-        "figures": ["fig05a_trial_time", "fig05b_velocity", "classifier_histograms"],
-        "recordings": BEARING_TRIALS + ["no_load_1"],
-        "inputs": [f"{BEARING_RES}/model.json", f"{BEARING_RES}/inspect_trials.json"],
-        "params": {"cutoff_hz": BEARING_CFG["cutoff_hz"], "n_per_grade": BEARING_CFG["n_per_grade"],
-                   "tune_seed": BEARING_CFG["tune_seed"], "test_seed": BEARING_CFG["test_seed"],
-                   "model_file": f"{BEARING_RES}/model.json"},
-    },
-}
 
-
-def _bearing_nb_outputs(nb):
-    figs = [f"{BEARING_FIG}/{f}.{ext}" for f in BEARING_NOTEBOOKS[nb]["figures"] for ext in BEARING_FORMATS + ["json"]]
-    return {"executed": f"{BEARING_RES}/notebooks/{nb}.ipynb", "results": f"{BEARING_RES}/{nb}.json", "figures": figs}
-
-
-PAPER_TARGETS["bearing"] = (
-    list(BEARING_REC.values()) + [f"{BEARING_RES}/model.json", f"{BEARING_RES}/inspect_trials.json"]
-    + [o for nb in BEARING_NOTEBOOKS for k, v in _bearing_nb_outputs(nb).items() for o in ([v] if isinstance(v, str) else v)]
-    + [f"{BEARING_RES}/paper_comparison.csv", f"{BEARING_RES}/paper_comparison.md"])
+PAPER_TARGETS["bearing"] = BEARING_P.targets(BEARING_CFG, BEARING_RES, BEARING_FIG)
 COMPARISONS["bearing"] = f"{BEARING_RES}/paper_comparison.csv"
 
 
@@ -69,6 +41,7 @@ def _bearing_twin_args(wc):
             f"--bearing-index {spec['bearing_index']}")
 
 
+# Twin recordings (schema 2, source = twin): the no-load runs and the bearing trials.
 rule bearing_recording:
     input:
         code=BEARING_TWIN_CODE,
@@ -84,6 +57,7 @@ rule bearing_recording:
         "{PY} -m paperlib bearing twin {params.args} --output {output} > {log} 2>&1"
 
 
+# The intrinsic model, through the command line a user would call.
 rule bearing_fit:
     input:
         recording=BEARING_REC["no_load_1"],
@@ -114,20 +88,14 @@ rule bearing_inspect:
         "--json {output} > {log} 2>&1"
 
 
-def _bearing_params(nb):
-    p = dict(BEARING_NOTEBOOKS[nb]["params"])
-    p.update({"recordings": {r: BEARING_REC[r] for r in BEARING_NOTEBOOKS[nb]["recordings"]},
-              "output_dir": BEARING_FIG, "results_file": f"{BEARING_RES}/{nb}.json", "formats": BEARING_FORMATS})
-    return p
-
-
+# Papermill parameters of each notebook (rewritten only when the configuration changes them).
 rule bearing_notebook_params:
     output:
         f"{BEARING_RES}/params/{{nb}}.yaml",
     wildcard_constraints:
         nb=r"\d\d_[a-z_]+",
     params:
-        p=lambda wc: _bearing_params(wc.nb),
+        p=lambda wc: BEARING_P.notebook_params(wc.nb, BEARING_CFG, BEARING_RES, BEARING_FIG),
     run:
         import yaml as _y
         from pathlib import Path as _P
@@ -136,8 +104,8 @@ rule bearing_notebook_params:
         _P(output[0]).write_text(_y.safe_dump(dict(params.p), sort_keys=True))
 
 
-for _bnb in BEARING_NOTEBOOKS:
-    _bout = _bearing_nb_outputs(_bnb)
+for _bnb in BEARING_P.NOTEBOOKS:
+    _bout = BEARING_P.notebook_outputs(_bnb, BEARING_RES, BEARING_FIG, BEARING_FORMATS)
 
     rule:
         name:
@@ -145,8 +113,8 @@ for _bnb in BEARING_NOTEBOOKS:
         input:
             notebook=f"notebooks/bearing/{_bnb}.ipynb",
             params=f"{BEARING_RES}/params/{_bnb}.yaml",
-            recordings=[BEARING_REC[r] for r in BEARING_NOTEBOOKS[_bnb]["recordings"]],
-            extra=BEARING_NOTEBOOKS[_bnb]["inputs"],
+            recordings=[BEARING_REC[r] for r in BEARING_P.NOTEBOOKS[_bnb]["recordings"]],
+            files=[f"{BEARING_RES}/{f}" for f in BEARING_P.NOTEBOOKS[_bnb]["files"]],
             code=BEARING_CODE,
         output:
             executed=_bout["executed"],
@@ -161,7 +129,7 @@ for _bnb in BEARING_NOTEBOOKS:
 
 rule bearing_paper_comparison:
     input:
-        [_bearing_nb_outputs(nb)["results"] for nb in BEARING_NOTEBOOKS],
+        [BEARING_P.notebook_outputs(nb, BEARING_RES, BEARING_FIG, BEARING_FORMATS)["results"] for nb in BEARING_P.NOTEBOOKS],
     output:
         csv=f"{BEARING_RES}/paper_comparison.csv",
         md=f"{BEARING_RES}/paper_comparison.md",

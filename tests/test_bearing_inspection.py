@@ -84,9 +84,40 @@ def test_choose_threshold_separates_separable_sets():
     assert t == pytest.approx(1.6)
 
 
+class _Result:
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
 def _cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "paperlib", "bearing", *args], cwd=cwd, capture_output=True,
-                          text=True, env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"})
+    """``paperlib bearing ARGS`` in this process (the same entry point as the console script)."""
+    import contextlib
+    import io
+    import os
+
+    from paperlib.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                rc = main(["bearing", *args])
+            except Exception:  # a traceback is a failure of the "clear error" contract
+                import traceback
+
+                traceback.print_exc(file=err)
+                rc = 99
+    finally:
+        os.chdir(old)
+    return _Result(rc, out.getvalue(), err.getvalue())
+
+
+def test_console_entry_point_runs_bearing(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "paperlib", "bearing", "fit", "missing.nc"], cwd=tmp_path,
+                       capture_output=True, text=True, env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 1 and "missing.nc" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_cli_fit_inspect_and_refusals(tmp_path, model):
