@@ -152,3 +152,18 @@ def test_cli_fit_inspect_and_refusals(tmp_path, model):
     assert r.returncode == 1 and "no_tau_s.nc" in r.stderr and "'tau_s'" in r.stderr and "Traceback" not in r.stderr
     r = _cli("inspect", "--model", "m.json", "nl.nc", "--joint", "2", cwd=tmp_path)
     assert r.returncode == 1 and "nl.nc" in r.stderr and "'tau_ref'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_periodogram_finds_a_non_integer_wave_generator_order_on_the_twin():
+    """A ratio that is not an integer (e.g. a pre-stage before the harmonic drive) puts the wave
+    generator's ripple between integer orders; the periodogram finds it and the fit keeps it."""
+    from paperlib.twin.torque_joint import TorqueJointTwin
+
+    twin = TorqueJointTwin(gear_ratio=80.5)                    # wave-generator ripple at 161 per revolution
+    ds = runs.to_recording(runs.no_load_run(twin, seed=4), kind="no_load", seed=4, config={})
+    m, _ = inspection.fit_intrinsic([ds])
+    near = [k for k in m.orders_ if abs(k - 161.0) < 0.1]
+    assert near, m.detected_orders_
+    assert m.ripple_amplitudes()[f"{near[0]:g}"] == pytest.approx(0.05, abs=0.01)
+    m0, _ = inspection.fit_intrinsic([ds], detect_orders=False)
+    assert m.residual_rms_ < 0.8 * m0.residual_rms_

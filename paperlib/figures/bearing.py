@@ -67,11 +67,12 @@ def fig3_components(t: np.ndarray, comps: Mapping[str, np.ndarray], truth: Mappi
         if truth is not None:
             out.append(hv.Curve((t[d], truth[name][d]), "time_s", "tau_Nm", label=f"{name} (twin truth)").opts(
                 color=COMPONENT_COLORS[name], linestyle="--", linewidth=0.9))
-    paper = hv.HLine(-0.1189).opts(color="#1b9e77", linestyle=":", linewidth=1.0)
-    return (hv.Overlay(out) * paper).opts(
+    paper = [hv.HLine(v).opts(color=COMPONENT_COLORS[name], linestyle=":", linewidth=1.0)
+             for name, v in (("offset", -0.1189), ("ripple", 0.2), ("ripple", -0.2), ("friction", -0.3), ("friction", 0.1))]
+    return hv.Overlay(out + paper).opts(
         xlabel="time [s]", ylabel="torque [N m]", fig_inches=(7.5, 4.4), legend_position="right",
-        title=f"Fig. 3c: intrinsic components ({source} data; identified in the standstill convention;\n"
-              "dotted: paper's offset -0.119 N m)")
+        title=f"Fig. 3c: intrinsic components ({source} data; identified in the standstill convention).\n"
+              "Dotted: the paper's values (offset -0.119, ripple +/-0.2, friction -0.3 and +0.1 N m)")
 
 
 def fig3_residual(t: np.ndarray, tau_s: np.ndarray, pred: np.ndarray, source: str, fs: float, cutoff_hz: float,
