@@ -32,6 +32,9 @@ from typing import Any, Callable, Mapping, Sequence
 __all__ = ["Headline", "AGREEMENT_RULES", "dig", "agreement", "build_comparison", "to_csv", "to_markdown",
            "load_results", "headlines_of", "write_index", "main"]
 
+#: Verdicts that need no explanation (any other verdict, and every calibrated row, carries a note).
+AGREEING = frozenset({"agrees", "same", "satisfied"})
+
 #: How the verdict is reached, by kind of claim.
 AGREEMENT_RULES: dict[str, str] = {
     "factor": "improvement factor: 'agrees' if reproduced/paper is in [0.8, 1.25]; 'same direction' if the "
@@ -68,6 +71,8 @@ class Headline:
         results dict -> reproduced value (None when absent).
     note : str
         Why the reproduction differs, or that it agrees by construction (one sentence).
+    calibrated : bool
+        The reproduction was calibrated to the paper by construction: the note is always shown.
     """
 
     key: str
@@ -79,6 +84,7 @@ class Headline:
     notebook: str
     get: Callable[[Mapping[str, Any]], Any]
     note: str = ""
+    calibrated: bool = False
 
 
 def dig(*path: Any) -> Callable[[Mapping[str, Any]], Any]:
@@ -165,7 +171,8 @@ def build_comparison(results: Mapping[str, Mapping[str, Any]], headlines: Sequen
     Returns
     -------
     list of dict
-        Keys: key, quantity, joint, paper, reproduced, unit, source, ratio, agreement, rule.
+        Keys: key, quantity, joint, paper, reproduced, unit, source, ratio, agreement, rule, note
+        (why it differs or is calibrated; "unknown" when the room gives no reason).
     """
     rows = []
     for h in headlines:
@@ -180,6 +187,7 @@ def build_comparison(results: Mapping[str, Mapping[str, Any]], headlines: Sequen
             "key": h.key, "quantity": h.quantity, "joint": h.joint, "paper": _paper_text(h),
             "reproduced": value_f, "unit": h.unit, "source": r.get("source", "") if r else "",
             "ratio": ratio, "agreement": verdict, "rule": h.kind,
+            "note": (h.note or "unknown") if (h.calibrated or verdict not in AGREEING) else "",
         })
     return rows
 
@@ -204,11 +212,11 @@ def to_markdown(rows: Sequence[Mapping[str, Any]], notes: Sequence[str] = (),
     lines = [f"# {title}", "",
              "Source: `twin` = digital twin (simulated, with its own assumed friction and drive parameters), "
              "`hardware` = measured on the robot, `model` = robot model and trajectory planner only.", "",
-             "| quantity | joint | paper | reproduced | unit | source | reproduced/paper | agreement |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| quantity | joint | paper | reproduced | unit | source | reproduced/paper | agreement | note |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         lines.append(f"| {r['quantity']} | {r['joint']} | {r['paper']} | {_fmt(r['reproduced'])} | {r['unit']} | "
-                     f"{r['source']} | {_fmt(r['ratio'])} | {r['agreement']} |")
+                     f"{r['source']} | {_fmt(r['ratio'])} | {r['agreement']} | {r.get('note', '')} |")
     lines += ["", "## Agreement rules", ""]
     lines += [f"- **{k}**: {v}" for k, v in AGREEMENT_RULES.items()]
     counts: dict[str, int] = {}
@@ -296,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     headlines, title = headlines_of(a.paper)
     results = load_results(a.results)
     rows = build_comparison(results, headlines)
-    notes = [f"{h.key}: {h.note}" for h in headlines if h.note]
+    notes = []
     for stem, r in sorted(results.items()):
         for n in r.get("notes", []):
             notes.append(f"{stem}: {n}")

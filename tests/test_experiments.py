@@ -292,3 +292,13 @@ def test_archive_source_reads_files_and_warm_start_estimate(tmp_path: Path, synt
     np.testing.assert_allclose(pf, truth["pi_F"], rtol=1e-2, atol=1e-3)
     d = sources.describe_recording(got["main"], "main")
     assert d["source"] == "twin" and len(d["sha256"]) == 64
+
+
+def test_every_row_that_differs_or_is_calibrated_says_why():
+    fake = {h.notebook: {"source": "twin"} for h in HEADLINES}
+    for r in cmp.build_comparison(fake, HEADLINES):
+        assert r["note"], r["key"]  # nothing reproduced: nothing agrees, every row says why (or 'unknown')
+    shares = [h for h in HEADLINES if h.key.startswith("share_")]
+    assert shares and all(h.calibrated and "calibrated by construction" in h.note for h in shares)
+    md = cmp.to_markdown(cmp.build_comparison(fake, HEADLINES))
+    assert "| note |" in md

@@ -10,10 +10,11 @@ everything up to the fault. Everything is torn down by the self-test itself (che
 Timing on the 2-core CI machine: the loop runs under SCHED_FIFO with a sleep margin and the
 emulator under SCHED_FIFO (the self-test's defaults; see ``paperlib.hardware.selftest``).
 
-No test here depends on the host's timing. The watchdogs are widened (:data:`TEST_LINK`: a
-frame may take 2 ms, the IMU may be 0.5 s old, 400 bad cycles in a row, the drive's own
-watchdog 1 s) so that a stalled VM makes a run late, never stops it; the fault tests use faults
-that last (a pulled cable, a dead emulator, a silent IMU), which every finite watchdog catches.
+No test here depends on the host's timing. The self-test runs in its host-independent mode
+(``lockstep``: the emulated robot advances one control cycle per process-data frame, never on
+its own; watchdogs widened to ``paperlib.hardware.selftest.LOCKSTEP_LINK``) so that a stalled
+VM makes a run late, never different or stopped; the fault tests use faults that last (a pulled
+cable, a dead emulator, a silent IMU), which every finite watchdog catches.
 Nothing asserts a deadline fraction, a latency or a speed: those are measured and reported in
 the self-test's JSON (``paperlib hardware selftest --json``) and recorded as test properties.
 """
@@ -57,15 +58,17 @@ def _namespaces() -> str:
     return subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
 
 
-#: Link thresholds for the tests: wide enough that host stalls (measured up to ~50 ms on this VM
-#: with another process keeping one core busy) never trip them; still finite, so lasting faults stop.
-TEST_LINK = dict(receive_timeout_s=2e-3, max_imu_age_s=0.5, max_lost_frames=400, pd_watchdog_s=1.0)
+def _test_link() -> dict:
+    """The self-test's host-independent mode: lock-step emulator and wide link thresholds."""
+    from paperlib.hardware.selftest import LOCKSTEP_LINK
+
+    return {**LOCKSTEP_LINK, "lockstep": True}
 
 
 def _selftest(tmp_path: Path, **kw) -> dict:
     from paperlib.hardware.selftest import selftest
 
-    for k, v in TEST_LINK.items():
+    for k, v in _test_link().items():
         kw.setdefault(k, v)
     kw.setdefault("calibrate_s", 0.0)
     kw.setdefault("zeroing", False)
@@ -289,8 +292,9 @@ def test_imu_packet_loss_is_tolerated_and_counted(root_env, tmp_path):
     assert s["fault"] is None and s["recording_valid"]
     dropped = s["emulator"]["imu"]["dropped"]
     assert dropped > 20
-    # the receiver counts the gaps of the run (the emulator's count includes bring-up)
-    assert 0.5 * dropped <= s["imu_packets_lost"] <= dropped
+    # the receiver sees the gaps of the run (the emulator's count includes bring-up; a busy host may drop
+    # a few more packets in its own socket buffers, so the count is not bounded above here)
+    assert s["imu_packets_lost"] >= 0.5 * dropped
 
 
 @pytest.mark.root
@@ -326,7 +330,7 @@ def test_ctrl_c_stops_cleanly_with_a_valid_recording(root_env, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO))
     proc = subprocess.Popen(
         [sys.executable, "-m", "paperlib", "hardware", "selftest", "--duration", "30", "--calibrate", "0",
-         "--no-zero", "--json", str(out), "--workdir", str(tmp_path)],
+         "--no-zero", "--lockstep", "--json", str(out), "--workdir", str(tmp_path)],
         cwd=str(REPO), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         t0 = time.monotonic()
@@ -364,7 +368,7 @@ def test_run_cli_against_emulated_hardware_is_labelled_simulated(root_env, tmp_p
     with netns.NetnsPair() as pair:
         cpus = sorted(os.sched_getaffinity(0))
         ncpu = len(cpus)
-        emu = EmulatorProcess(pair, {"seed": 2}, (pair.ip["master"], IMU_PORT), rt_priority=20,
+        emu = EmulatorProcess(pair, {"seed": 2, "lockstep": True}, (pair.ip["master"], IMU_PORT), rt_priority=20,
                               cpu=cpus[0] if ncpu >= 2 else None)
         cfg = tmp_path / "rig.toml"
         cfg.write_text(f"""
@@ -375,7 +379,7 @@ robot = "five_bar"
 interface = "{pair.ifname['master']}"
 netns = "{pair.ns['master']}"
 pd_watchdog_s = 1.0
-max_lost_frames = 400            # the tests' thresholds (TEST_LINK): host stalls make the run late, never stop it
+max_lost_frames = 400            # the lock-step thresholds (selftest.LOCKSTEP_LINK): host stalls make the run late
 receive_timeout_s = 2e-3
 [imu]
 udp_port = {IMU_PORT}
