@@ -227,3 +227,43 @@ def test_bad_urdf_gives_clear_errors(text: str, match: str, tmp_path) -> None:
 def test_unknown_robot_name() -> None:
     with pytest.raises(ValueError, match="no serial robot named"):
         SerialArm.named("no_such_robot")
+
+
+def test_tx40_generated_kernel_matches_pinocchio_and_is_used() -> None:
+    arm = SerialArm.named("tx40")
+    assert arm._kernel_module() is not None, "the TX40 arm should use paperlib/kernels/tx40.py"
+    model, data = _pin_model(arm.to_urdf())
+    q, qd, qdd = arm.random_states(20, seed=7, v_max=5.0, a_max=30.0)
+    Y = arm.inertial_regressor(q, qd, qdd)
+    for s in range(len(q)):
+        assert _rel_err(Y[s], pin.computeJointTorqueRegressor(model, data, q[s], qd[s], qdd[s])) < REL
+    # a changed geometry falls back to the generic path (the kernel's constants no longer apply)
+    moved = SerialArm.named("tx40", p0=arm.p0 + 0.01)
+    assert moved._kernel_module() is None
+
+
+def test_tx40_kernel_is_current() -> None:
+    from paperlib import codegen
+
+    assert codegen.generate_serial("tx40") == (codegen.KERNEL_DIR / "tx40.py").read_text()
+
+
+def test_closed_form_2r_expressions() -> None:
+    import sympy as sp
+
+    from paperlib.symbolic.serial import regressor_expressions
+
+    arm = SerialArm.from_dh([(0.0, 0.0, 0.0, 0.0), (0.0, 0.5, 0.0, 0.0)], gravity=(0.0, -9.81, 0.0))
+    Y = regressor_expressions(arm)
+    q1, q2 = sp.symbols("q0 q1")
+    # joint 2 torque column of mx2 (m2 c2x): gravity and the centripetal term of joint 1
+    expect = sp.Float(9.81) * sp.cos(q1 + q2) + 0.5 * sp.Symbol("qd0") ** 2 * sp.sin(q2) + 0.5 * sp.Symbol("qdd0") * sp.cos(q2)
+    syms = sp.symbols("q0 q1 qd0 qd1 qdd0 qdd1")
+    g = sp.lambdify(syms, Y[1, 11] - expect, "numpy")
+    pts = np.random.default_rng(0).uniform(-2, 2, (10, 6))
+    assert max(abs(g(*p)) for p in pts) < 1e-12
+    assert Y[0, 9] == sp.Symbol("qdd0")  # ZZ1 of joint 1: its acceleration only
+    q, qd, qdd = arm.random_states(3, seed=1)
+    f = sp.lambdify(sp.symbols("q0 q1 qd0 qd1 qdd0 qdd1"), Y, "numpy")
+    for s in range(3):
+        assert np.allclose(np.array(f(*q[s], *qd[s], *qdd[s]), dtype=float), arm.inertial_regressor(q[s], qd[s], qdd[s]), atol=1e-12)
