@@ -18,6 +18,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.estimation.cli",        # identify
     "paperlib.hardware.cli",          # run, hardware probe / selftest
     "paperlib.experiments.cli",       # reproduce
+    "paperlib.data.cli",              # data fetch
+    "paperlib.estimation.serial_identification",  # serial identify
 )
 
 

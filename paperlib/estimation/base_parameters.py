@@ -123,6 +123,9 @@ def base_parameters(W: np.ndarray, names: Sequence[str], tol: float = 1e-6) -> B
     if W.shape[0] < W.shape[1]:
         raise ValueError(f"need at least as many rows as parameters ({W.shape[1]}); got {W.shape[0]}")
     norms = np.linalg.norm(W, axis=0)
+    # a column of rounding noise only (a parameter with no effect, computed as 1e-16's) is zero
+    norms = np.where(norms > 1e-10 * norms.max(), norms, 0.0)
+    W = np.where(norms > 0, W, 0.0)
     scale = np.where(norms > 0, norms, 1.0)
     Wn = W / scale
     _, Rp, _ = sla.qr(Wn, mode="economic", pivoting=True)
