@@ -109,12 +109,12 @@ def optimise_fourier(
     seed : int
         Start point (random coefficients scaled inside the limits).
     maxiter : int
-        SLSQP iterations.
+        L-BFGS-B iterations (0: the random start, scaled into the limits).
 
     Returns
     -------
     trajectory : FourierTrajectory
-        With ``q0`` chosen so the series' mean is ``q_center``.
+        With ``q0 = q_center`` (the mean over a period).
     cond : float
         Condition number of the base regressor on the grid.
 
@@ -122,7 +122,9 @@ def optimise_fourier(
     -----
     The limits hold through analytic sufficient conditions (sums of harmonic amplitudes,
     :meth:`FourierTrajectory.bounds`), so every sample of the trajectory satisfies them, not
-    only the grid's.
+    only the grid's: each joint's coefficients are scaled down until its three bounds hold, which
+    makes every point of the search space feasible, and L-BFGS-B (finite-difference gradients)
+    minimises ``log cond`` without constraints.
     """
     from scipy.optimize import minimize
 
@@ -131,33 +133,35 @@ def optimise_fourier(
     t = np.linspace(0.0, 2 * np.pi / wf, n_grid, endpoint=False)
     wl = wf * np.arange(1, N + 1)[:, None]
 
+    def raw(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return x[: N * n].reshape(N, n), x[N * n:].reshape(N, n)
+
     def unpack(x: np.ndarray) -> FourierTrajectory:
-        a = x[: N * n].reshape(N, n)
-        b = x[N * n:].reshape(N, n)
-        # mean of the series is q0 - sum b/(wf l): centre it
-        q0 = qc + np.sum(b / wl, axis=0)
-        return FourierTrajectory(wf, q0, a, b)
+        """Coefficients scaled per joint into the limits: every x maps to a feasible trajectory."""
+        a, b = raw(x)
+        amp = np.hypot(a, b)
+        dq, dv, da = np.sum(amp / wl, axis=0), np.sum(amp, axis=0), np.sum(amp * wl, axis=0)
+        with np.errstate(divide="ignore"):
+            k = np.minimum(1.0, np.min(np.stack([qr / dq, vm / dv, am / da]), axis=0))
+        k = np.where(np.isfinite(k), k, 1.0)
+        a, b = a * k, b * k
+        # the series' mean over a period is q0: centre it on q_center
+        return FourierTrajectory(wf, qc.copy(), a, b)
+
+    r = base_regressor(*unpack(np.ones(2 * N * n))(t[:1])).shape[-1]
 
     def cost(x: np.ndarray) -> float:
-        tr = unpack(x)
-        W = base_regressor(*tr(t)).reshape(-1, base_regressor(*tr(t[:1])).shape[-1])
+        W = base_regressor(*unpack(x)(t)).reshape(-1, r)
         s = np.linalg.svd(W, compute_uv=False)
         return float(np.log(s[0] / max(s[-1], 1e-300)))
 
-    def margins(x: np.ndarray) -> np.ndarray:
-        dq, dv, da = unpack(x).bounds()
-        return np.concatenate([1 - dq / qr, 1 - dv / vm, 1 - da / am])
-
     rng = np.random.default_rng(seed)
-    x0 = rng.uniform(-1, 1, 2 * N * n)
-    # scale the start inside the limits
-    tr0 = unpack(x0)
-    dq, dv, da = tr0.bounds()
-    k = 0.8 / np.max(np.stack([dq / qr, dv / vm, da / am]), axis=0)
-    x0 = (x0.reshape(2, N, n) * k).ravel()
-    res = minimize(cost, x0, method="SLSQP", constraints=[{"type": "ineq", "fun": margins}],
-                   options={"maxiter": maxiter, "ftol": 1e-4})
-    x = res.x if np.all(margins(res.x) >= -1e-9) else x0
+    x0 = rng.uniform(-1, 1, 2 * N * n) * np.repeat(vm / N, 1)[None, :].repeat(2 * N, 0).ravel()
+    if maxiter > 0:
+        res = minimize(cost, x0, method="L-BFGS-B", options={"maxiter": maxiter})
+        x = res.x if res.fun <= cost(x0) else x0
+    else:
+        x = x0
     return unpack(x), float(np.exp(cost(x)))
 
 

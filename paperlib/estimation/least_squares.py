@@ -107,19 +107,21 @@ class LinearLeastSquares:
 
     @staticmethod
     def _solve(A: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-        """Least squares by QR; returns theta, (A^T A)^-1 and cond(A)."""
+        """Least squares by one QR of ``[A b]`` (columns scaled); returns theta, (A^T A)^-1, cond(A)."""
         scale = np.linalg.norm(A, axis=0)
         scale[scale == 0] = 1.0
-        As = A / scale
-        Q, R = np.linalg.qr(As, mode="reduced")
+        p = A.shape[1]
+        Raug = np.linalg.qr(np.column_stack([A / scale, b]), mode="r")
+        R, c = Raug[:p, :p], Raug[:p, p]
         s = np.linalg.svd(R, compute_uv=False)
         if s[-1] <= 1e-12 * s[0]:
             raise ValueError(f"regressor is rank deficient (condition number {s[0] / max(s[-1], 1e-300):.3g} after "
                              "column scaling): use base parameters or more exciting data")
-        y = np.linalg.solve(R, Q.T @ b)
-        Rinv = np.linalg.solve(R, np.eye(R.shape[0]))
+        y = np.linalg.solve(R, c)
+        Rinv = np.linalg.solve(R, np.eye(p))
         inv = (Rinv @ Rinv.T) / np.outer(scale, scale)
-        return y / scale, inv, float(np.linalg.cond(A))
+        su = np.linalg.svd(R * scale, compute_uv=False)  # R diag(scale) is A's R factor
+        return y / scale, inv, float(su[0] / su[-1])
 
     def fit(self, A: np.ndarray, b: np.ndarray, joint: np.ndarray | None = None) -> "LinearLeastSquares":
         """Fit on stacked rows (see :func:`stack_rows`).

@@ -7,7 +7,8 @@ The pipeline, each step stated in the result's ``config``:
    through the *same* zero-phase filter (parallel filtering: the model and the measurement see
    the same attenuation), then both are decimated by keeping every ``decimate``-th sample (the
    cut-off must lie below the decimated Nyquist frequency).
-2. **Motion and hold-out.** The motion spans from the first to the last sample where any joint
+2. **Motion and hold-out.** Samples within ``edge_periods / cutoff_hz`` of the file's ends
+   (filter transients) are dropped. The motion spans from the first to the last sample where any joint
    moves faster than ``motion_threshold``; the last ``holdout_fraction`` of that span is held out
    for validation (the TX40 stands still for its last ~1.5 s: holding out the last samples of
    the *file* would validate on rest).
@@ -66,6 +67,9 @@ class IdentificationConfig:
         Random states for the base-parameter QR.
     torque : str
         Torque channel (``tau_m`` with ``side = joint``, or ``tau_s``).
+    edge_periods : float
+        Samples within ``edge_periods / cutoff_hz`` seconds of the file's ends are not used (the
+        zero-phase filter's start-up transients).
     """
 
     method: str = "wls"
@@ -78,6 +82,7 @@ class IdentificationConfig:
     base_tol: float = 1e-6
     base_states: int = 200
     torque: str = "tau_m"
+    edge_periods: float = 3.0
 
     def check(self, fs: float) -> None:
         if self.method not in ("ols", "wls", "sdp"):
@@ -105,19 +110,29 @@ class Prepared:
     fs: float
     motion_span_s: tuple[float, float]
     split_s: float
+    sign_f: np.ndarray | None = None  # filtered sign(qd) (N, n)
+    coupling_sign_f: dict | None = None  # coupling name -> filtered sign(v_m) (N,)
 
 
-def prepare(t: np.ndarray, q: np.ndarray, tau: np.ndarray, fs: float, cfg: IdentificationConfig) -> Prepared:
-    """Steps 1-2 of the module docstring on arrays (N, n)."""
+def prepare(t: np.ndarray, q: np.ndarray, tau: np.ndarray, fs: float, cfg: IdentificationConfig,
+            arm: SerialArm | None = None) -> Prepared:
+    """Steps 1-2 of the module docstring on arrays (N, n) (``arm`` for its coupled motors)."""
     from paperlib.signals import zero_phase_derivatives
 
     cfg.check(fs)
     q_f, qd, qdd = zero_phase_derivatives(q, fs, cfg.cutoff_hz, cfg.filter_order)
     sos = _signal.butter(int(cfg.filter_order), cfg.cutoff_hz, btype="low", fs=fs, output="sos")
     tau_f = _signal.sosfiltfilt(sos, np.asarray(tau, dtype=np.float64), axis=0)
+    sign_f = _signal.sosfiltfilt(sos, np.sign(qd), axis=0)
+    coupling_sign = {}
+    for cp in (arm.couplings if arm is not None else ()):
+        vm = qd[:, list(cp.joints)] @ np.asarray(cp.coefficients)
+        coupling_sign[cp.name] = _signal.sosfiltfilt(sos, np.sign(vm))[:: cfg.decimate]
     k = cfg.decimate
-    t, q_f, qd, qdd, tau_f = (a[::k] for a in (np.asarray(t), q_f, qd, qdd, tau_f))
-    moving = np.max(np.abs(qd), axis=1) > cfg.motion_threshold
+    t, q_f, qd, qdd, tau_f, sign_f = (a[::k] for a in (np.asarray(t), q_f, qd, qdd, tau_f, sign_f))
+    edge = cfg.edge_periods / cfg.cutoff_hz
+    inside = (t >= t[0] + edge) & (t <= t[-1] - edge)
+    moving = (np.max(np.abs(qd), axis=1) > cfg.motion_threshold) & inside
     if not moving.any():
         raise ValueError(f"no joint moves faster than {cfg.motion_threshold} rad/s: nothing to identify")
     i0, i1 = np.flatnonzero(moving)[[0, -1]]
@@ -125,7 +140,7 @@ def prepare(t: np.ndarray, q: np.ndarray, tau: np.ndarray, fs: float, cfg: Ident
     split = t1 - cfg.holdout_fraction * (t1 - t0)
     fit = (t >= t0) & (t < split) if cfg.holdout_fraction > 0 else (t >= t0) & (t <= t1)
     val = (t >= split) & (t <= t1) if cfg.holdout_fraction > 0 else np.zeros_like(fit)
-    return Prepared(t, q_f, qd, qdd, tau_f, fit, val, fs / k, (t0, t1), float(split))
+    return Prepared(t, q_f, qd, qdd, tau_f, fit, val, fs / k, (t0, t1), float(split), sign_f, coupling_sign)
 
 
 def gate_mask(arm: SerialArm, qd: np.ndarray, v_gate: float) -> np.ndarray:
@@ -149,7 +164,17 @@ def identify(arm: SerialArm, data: Prepared, cfg: IdentificationConfig, bp: Base
     """Steps 3-6: the result dictionary (JSON-ready; see :func:`identify_recording`)."""
     if bp is None:
         bp = arm.base_parameters(n_states=cfg.base_states, seed=0, tol=cfg.base_tol)
-    Y = bp.columns(arm.regressor(data.q, data.qd, data.qdd))  # (N, n, r)
+    Yfull = arm.regressor(data.q, data.qd, data.qdd)
+    names = list(arm.param_names)
+    if data.sign_f is not None:  # parallel-filtered Coulomb columns (see step 1)
+        for j in range(arm.n):
+            if f"fs{j + 1}" in names:
+                Yfull[:, j, names.index(f"fs{j + 1}")] = data.sign_f[:, j]
+        for cp in arm.couplings:
+            if data.coupling_sign_f and cp.name in data.coupling_sign_f:
+                for jk, ck in zip(cp.joints, cp.coefficients):
+                    Yfull[:, jk, names.index(f"fsm{cp.name}")] = ck * data.coupling_sign_f[cp.name]
+    Y = bp.columns(Yfull)  # (N, n, r)
     mask = gate_mask(arm, data.qd, cfg.v_gate) & data.fit[:, None]
     A, b = Y[mask], data.tau[mask]
     joint = np.broadcast_to(np.arange(arm.n), mask.shape)[mask]
@@ -230,7 +255,7 @@ def identify_recording(path: str | Path, robot: str, cfg: IdentificationConfig) 
     if n != arm.n:
         raise RecordingError(f"{path}: {n} joints, but robot {arm.name!r} has {arm.n}")
     fs = float(ds.attrs["sample_rate_hz"])
-    data = prepare(ds["time"].values, ds["q"].values, ds[cfg.torque].values, fs, cfg)
+    data = prepare(ds["time"].values, ds["q"].values, ds[cfg.torque].values, fs, cfg, arm)
     res = identify(arm, data, cfg)
     res["source"] = str(ds.attrs.get("source"))
     res["recording"] = Path(path).name
