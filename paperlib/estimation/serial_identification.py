@@ -40,7 +40,8 @@ from paperlib.estimation.base_parameters import BaseParameters
 from paperlib.estimation.least_squares import LinearLeastSquares
 from paperlib.robots.serial import SerialArm
 
-__all__ = ["IdentificationConfig", "Prepared", "prepare", "identify", "identify_recording", "add_parser"]
+__all__ = ["IdentificationConfig", "Prepared", "prepare", "base_regressor", "predict", "identify", "identify_recording",
+           "add_parser"]
 
 
 @dataclass(frozen=True)
@@ -160,13 +161,11 @@ def _param(bp: BaseParameters, values: np.ndarray, name: str) -> float | None:
     return None
 
 
-def identify(arm: SerialArm, data: Prepared, cfg: IdentificationConfig, bp: BaseParameters | None = None) -> dict[str, Any]:
-    """Steps 3-6: the result dictionary (JSON-ready; see :func:`identify_recording`)."""
-    if bp is None:
-        bp = arm.base_parameters(n_states=cfg.base_states, seed=0, tol=cfg.base_tol)
+def base_regressor(arm: SerialArm, data: Prepared, bp: BaseParameters) -> np.ndarray:
+    """Base regressor (N, n, r) of prepared data, with the parallel-filtered Coulomb columns (step 1)."""
     Yfull = arm.regressor(data.q, data.qd, data.qdd)
     names = list(arm.param_names)
-    if data.sign_f is not None:  # parallel-filtered Coulomb columns (see step 1)
+    if data.sign_f is not None:
         for j in range(arm.n):
             if f"fs{j + 1}" in names:
                 Yfull[:, j, names.index(f"fs{j + 1}")] = data.sign_f[:, j]
@@ -174,7 +173,20 @@ def identify(arm: SerialArm, data: Prepared, cfg: IdentificationConfig, bp: Base
             if data.coupling_sign_f and cp.name in data.coupling_sign_f:
                 for jk, ck in zip(cp.joints, cp.coefficients):
                     Yfull[:, jk, names.index(f"fsm{cp.name}")] = ck * data.coupling_sign_f[cp.name]
-    Y = bp.columns(Yfull)  # (N, n, r)
+    return bp.columns(Yfull)
+
+
+def predict(arm: SerialArm, data: Prepared, bp: BaseParameters, result: dict[str, Any]) -> np.ndarray:
+    """Joint torques (N, n) [N m] predicted by a result's base parameters on prepared data."""
+    beta = np.array([result["base_parameters"][n] for n in bp.names])
+    return base_regressor(arm, data, bp) @ beta
+
+
+def identify(arm: SerialArm, data: Prepared, cfg: IdentificationConfig, bp: BaseParameters | None = None) -> dict[str, Any]:
+    """Steps 3-6: the result dictionary (JSON-ready; see :func:`identify_recording`)."""
+    if bp is None:
+        bp = arm.base_parameters(n_states=cfg.base_states, seed=0, tol=cfg.base_tol)
+    Y = base_regressor(arm, data, bp)  # (N, n, r)
     mask = gate_mask(arm, data.qd, cfg.v_gate) & data.fit[:, None]
     A, b = Y[mask], data.tau[mask]
     joint = np.broadcast_to(np.arange(arm.n), mask.shape)[mask]
@@ -208,10 +220,20 @@ def identify(arm: SerialArm, data: Prepared, cfg: IdentificationConfig, bp: Base
                 coupling[f"{kind}{cp.name}"] = v
     with np.errstate(divide="ignore"):
         rel = np.where(beta != 0, 100.0 * std / np.abs(beta), np.inf)
+    fv = [_param(bp, beta, f"fv{j + 1}") for j in range(arm.n)]
+    # the coefficient of qd_j in joint j's own row, a coupled motor's direct part included
+    # (the convention of Gautier et al. and of FIGAROH / BIRDy's TX40: fv5 + fvm6, fv6 + fvm6)
+    fv_total = list(fv)
+    for cp in arm.couplings:
+        fvm = _param(bp, beta, f"fvm{cp.name}")
+        for jk, ck in zip(cp.joints, cp.coefficients):
+            if fv_total[jk] is not None and fvm is not None:
+                fv_total[jk] = fv_total[jk] + ck * ck * fvm
     return {
         "robot": arm.name,
         "method": cfg.method,
-        "fv": [_param(bp, beta, f"fv{j + 1}") for j in range(arm.n)],
+        "fv": fv,
+        "fv_total": fv_total,
         "fs": [_param(bp, beta, f"fs{j + 1}") for j in range(arm.n)],
         "offset": [_param(bp, beta, f"off{j + 1}") for j in range(arm.n)],
         "Ia": [_param(bp, beta, f"Ia{j + 1}") for j in range(arm.n)],
@@ -233,12 +255,16 @@ def identify(arm: SerialArm, data: Prepared, cfg: IdentificationConfig, bp: Base
         "motion_span_s": list(data.motion_span_s),
         "holdout_from_s": data.split_s,
         "config": asdict(cfg),
+        "conventions": ("fv_j: viscous friction of joint j alone; a coupled motor's own friction is in 'coupling' "
+                        "(fvm acts on every joint it drives, with the motor's speed); fv_total_j = fv_j + c_j^2 fvm: "
+                        "the whole coefficient of qd_j in joint j's row"),
         "units": "SI, joint side: fv [N m s/rad], fs and offset [N m], Ia and Iam [kg m^2], rms [N m]",
         **extra,
     }
 
 
-def identify_recording(path: str | Path, robot: str, cfg: IdentificationConfig) -> tuple[dict[str, Any], Prepared]:
+def identify_recording(path: str | Path, robot: str, cfg: IdentificationConfig,
+                       bp: BaseParameters | None = None) -> tuple[dict[str, Any], Prepared]:
     """Read a recording, identify, and return (results, prepared data).
 
     The results carry the recording's ``source`` (hardware | twin) and file name.
@@ -256,7 +282,7 @@ def identify_recording(path: str | Path, robot: str, cfg: IdentificationConfig) 
         raise RecordingError(f"{path}: {n} joints, but robot {arm.name!r} has {arm.n}")
     fs = float(ds.attrs["sample_rate_hz"])
     data = prepare(ds["time"].values, ds["q"].values, ds[cfg.torque].values, fs, cfg, arm)
-    res = identify(arm, data, cfg)
+    res = identify(arm, data, cfg, bp)
     res["source"] = str(ds.attrs.get("source"))
     res["recording"] = Path(path).name
     for key in ("origin", "licence"):
