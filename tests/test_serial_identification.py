@@ -144,7 +144,7 @@ def test_identification_config_refuses_aliasing_cutoff() -> None:
 
 def test_essential_parameters_drop_unidentified_and_keep_the_fit(arm, truth, bp) -> None:
     sigma = np.array([1.0, 1.0, 0.5, 0.2, 0.2, 0.1])
-    _, _, qd, _, Y, tau = _data(arm, truth, n=700, seed=5, noise=sigma)
+    _, _, qd, _, Y, tau = _data(arm, truth, n=400, seed=5, noise=sigma)
     A, b, joint = stack_rows(bp.columns(Y), tau, np.abs(qd) > 1e-3)
     full = LinearLeastSquares("ols", bp.names).fit(A, b, joint)
     ess = essential_parameters(A, b, bp.names, joint, ratio=30.0, max_residual_increase=0.01)

@@ -324,6 +324,23 @@ def _rnea_many(Q, QD, QDD, R0, p0, axes, gravity, inertial, out):  # pragma: no 
         out[s] = rnea(Q[s], QD[s], QDD[s], R0, p0, axes, gravity, inertial)
 
 
+@nb.njit(cache=True)
+def _forward_dynamics_many(Q, QD, TAU, R0, p0, axes, gravity, inertial, rotor, out):  # pragma: no cover - compiled
+    """qdd = M^-1 (tau - h) per state; M column j = RNEA(q, 0, e_j) without gravity (+ rotor inertia)."""
+    n = Q.shape[1]
+    g0 = np.zeros(3)
+    z = np.zeros(n)
+    M = np.empty((n, n))
+    for s in range(Q.shape[0]):
+        h = rnea(Q[s], QD[s], z, R0, p0, axes, gravity, inertial)
+        for j in range(n):
+            e = np.zeros(n)
+            e[j] = 1.0
+            M[:, j] = rnea(Q[s], z, e, R0, p0, axes, g0, inertial)
+            M[j, j] += rotor[j]
+        out[s] = np.linalg.solve(M, TAU[s] - h)
+
+
 # ----------------------------------------------------------------------------- column layout
 @dataclass(frozen=True)
 class JointColumns:
@@ -874,6 +891,23 @@ class SerialArm:
                 e[j] = 1.0
                 M[s, :, j] = rnea(Q[s], z, e, self.R0, self.p0, self.axes, g0, inert)
         return M[0] if single else M
+
+    def forward_dynamics(self, q: Any, qd: Any, tau: Any, inertial: np.ndarray | None = None,
+                         rotor_inertia: Any = None) -> np.ndarray:
+        """Joint accelerations [rad/s^2] of the rigid bodies under joint torques ``tau`` [N m].
+
+        ``qdd = M(q)^-1 (tau - h(q, qd))`` (compiled; M from n Newton-Euler passes), for one state
+        (n,) or many (N, n). ``rotor_inertia`` (n,) [kg m^2] adds ``Ia_j`` to ``M_jj`` (joint-side
+        rotor inertia); friction is the caller's (subtract it from ``tau``).
+        """
+        Q, single = _as_states(q, "q", self.n)
+        QD, _ = _as_states(qd, "qd", self.n)
+        TAU, _ = _as_states(tau, "tau", self.n)
+        inert = self.inertial if inertial is None else np.ascontiguousarray(inertial, dtype=np.float64).reshape(self.n, 10)
+        rotor = np.zeros(self.n) if rotor_inertia is None else np.asarray(rotor_inertia, dtype=np.float64).reshape(self.n)
+        out = np.empty(Q.shape)
+        _forward_dynamics_many(Q, QD, TAU, self.R0, self.p0, self.axes, self.gravity, inert, rotor, out)
+        return out[0] if single else out
 
     def forward_kinematics(self, q: Any) -> tuple[np.ndarray, np.ndarray]:
         """World rotations (.., n, 3, 3) and origins (.., n, 3) [m] of the joint frames."""
