@@ -11,4 +11,8 @@ def load(name: str) -> Any:
         from paperlib.robots.five_bar import FiveBar
 
         return FiveBar.default()
-    raise ValueError(f"no robot model named {name!r} (known: five_bar)")
+    if name == "three_rrr":
+        from paperlib.robots.three_rrr import ThreeRRR
+
+        return ThreeRRR.default()
+    raise ValueError(f"no robot model named {name!r} (known: five_bar, three_rrr)")
