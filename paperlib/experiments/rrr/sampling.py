@@ -36,8 +36,14 @@ def sampling_points(robot: ThreeRRR) -> np.ndarray:
 
 def sampling_reference(robot: ThreeRRR, fs_hz: float, a_max: float, v_max: float = SAMPLING_SPEED_M_S,
                        dwell_s: float = DWELL_S) -> dict[str, Any]:
-    """Platform reference of the sampling run (see :func:`paperlib.control.ladder.point_sequence`)."""
+    """Platform reference of the sampling run (see :func:`paperlib.control.ladder.point_sequence`).
+
+    Starts at rest at the centre of W and visits positions 0-20; ``arrivals`` (21,) are the
+    instants the reference reaches each position [s], ``points`` (21, 2) the positions [m].
+    """
     pts = sampling_points(robot)
-    ref = point_sequence(list(pts), v_max, a_max, dwell_s, fs_hz, lead_s=0.2)
+    # start at rest at the centre of W, so that position 0 is reached by a move like the others
+    ref = point_sequence([robot.work_centre, *pts], v_max, a_max, dwell_s, fs_hz, lead_s=0.2)
     ref["points"] = pts
+    ref["arrivals"] = ref["arrivals"][1:]
     return ref
