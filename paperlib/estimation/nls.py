@@ -106,7 +106,12 @@ def _cov_std(Jac: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, float]:
     m, p = Jac.shape
     s2 = float(r @ r) / max(m - p, 1)
     cov = np.linalg.pinv(Jac.T @ Jac) * s2
-    return np.sqrt(np.clip(np.diag(cov), 0.0, None)), s2
+    std = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    # a parameter the data do not move (e.g. the steepness of a tanh saturated over every sample)
+    # is undetermined: NaN, not the zero a pseudo-inverse would give it
+    col = np.linalg.norm(Jac, axis=0)
+    std[col < 1e-9 * max(col.max(), 1e-300)] = np.nan
+    return std, s2
 
 
 class KosticNLS:
