@@ -52,7 +52,7 @@ def friction_fits(v: np.ndarray, kostic: np.ndarray, cv: np.ndarray, truth: np.n
     fig, axes = _fig(1, 3, figsize=(11, 3.6), sharey=True)
     for i, ax in enumerate(axes):
         if samples is not None:
-            ax.plot(samples[0][:, i], samples[1][:, i], ".", ms=1, color="0.75", label="twin data: tau/k_f - E")
+            ax.plot(samples[0][:, i], samples[1][:, i], ".", ms=1, color="0.75", label="twin data: tau/k_f - E (per drive, with internal preload)")
         ax.plot(v, truth[:, i], "k-", lw=2.2, label="twin truth (steady LuGre)")
         ax.plot(v, kostic[:, i], "--", color=COLORS["kostic"], label="Kostic fit / k_f")
         ax.plot(v, cv[:, i], ":", color=COLORS["coulomb-viscous"], lw=1.8, label="Coulomb + viscous fit / k_f")

@@ -16,7 +16,8 @@ import numpy as np
 
 from paperlib import provenance
 from paperlib.experiments.rrr import identification as idf
-from paperlib.experiments.rrr import limits, sampling, tracking
+from paperlib.experiments.rrr import limits, sampling
+from paperlib.experiments.rrr import tracking as trk
 from paperlib.experiments.rrr.run import record_sampling
 from paperlib.recordings import read_recording, sha256_file, truth as recording_truth
 from paperlib.robots.three_rrr import ThreeRRR
@@ -73,16 +74,16 @@ def identification(recording: str | Path, n_starts: int = 8, seed: int = 0) -> t
 def tracking(ident: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Table 5 and Figs. 5-6 with the compensations identified in ``ident`` (see :func:`identification`)."""
     robot, twin = ThreeRRR.default(), ThreeRRRTwin.default()
-    comps = {"kostic": tracking.Compensation.from_summary(ident["kostic"]),
-             "coulomb-viscous": tracking.Compensation.from_summary(ident["coulomb_viscous"])}
-    t5 = tracking.table5(robot, twin, comps)
-    loc = {name: tracking.location_errors(robot, twin, comps.get(name)) for name in tracking.CONTROLLERS}
+    comps = {"kostic": trk.Compensation.from_summary(ident["kostic"]),
+             "coulomb-viscous": trk.Compensation.from_summary(ident["coulomb_viscous"])}
+    t5 = trk.table5(robot, twin, comps)
+    loc = {name: trk.location_errors(robot, twin, comps.get(name)) for name in trk.CONTROLLERS}
     rows = t5["rows"]
 
     def metric(v: float, c: str, m: str = "mean_abs_mm_s") -> float:
         return next(r[m] for r in rows if abs(r["speed"] - v) < 1e-9 and r["controller"] == c)
 
-    speeds = tracking.SPEEDS_M_S
+    speeds = trk.SPEEDS_M_S
     peak = lambda v, c: max(abs(metric(v, c, "max_peak_mm_s")), abs(metric(v, c, "min_peak_mm_s")))  # noqa: E731
     trends = {
         "mean_error_grows_with_speed": bool(all(np.all(np.diff([metric(v, c) for v in speeds]) > 0) for c in ("none", "kostic"))),
@@ -92,8 +93,8 @@ def tracking(ident: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         "kostic_beats_cv_mean_at": {f"{v * 1e3:.0f}": bool(metric(v, "kostic") < metric(v, "coulomb-viscous")) for v in speeds},
     }
     results = {"source": "twin", "table5": rows, "location": loc, "trends": trends,
-               "paper_table5": {f"{k * 1e3:.0f}": v for k, v in tracking.PAPER_TABLE5.items()},
-               "paper_location_mm": tracking.PAPER_LOCATION_MM, "identification_k_f": comps["kostic"].k_f}
+               "paper_table5": {f"{k * 1e3:.0f}": v for k, v in trk.PAPER_TABLE5.items()},
+               "paper_location_mm": trk.PAPER_LOCATION_MM, "identification_k_f": comps["kostic"].k_f}
     return results, {"series": t5["series"], "comps": comps, "robot": robot, "twin": twin, "location": loc}
 
 
