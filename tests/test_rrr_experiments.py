@@ -182,3 +182,32 @@ def test_comparison_rows_carry_notes_where_they_disagree(tmp_path):
     assert by["t5_400_before_mean"]["agreement"] == "agrees"
     assert all(r["note"] for r in rows if r["agreement"] not in comparison.OK)
     assert "| Table 5, 400 mm/s, before: mean speed error | 7.76 | 7 |" in (tmp_path / "c.md").read_text()
+
+
+@pytest.mark.parametrize("name", ["01_identification", "02_tracking"])
+def test_notebooks_are_thin_parameterized_and_clean(name):
+    import ast
+
+    import nbformat
+
+    from paperlib.provenance import REPO_ROOT
+
+    nb = nbformat.read(REPO_ROOT / "notebooks" / "rrr" / f"{name}.ipynb", as_version=4)
+    nbformat.validate(nb)
+    assert nb.metadata["kernelspec"]["name"] == "paperlib"
+    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(cells) == 1
+    params = {}
+    for node in ast.parse(cells[0].source).body:
+        assert isinstance(node, ast.Assign)
+        params[node.targets[0].id] = ast.literal_eval(node.value)
+    for line in cells[0].source.splitlines():  # comments above the assignments, none inline
+        assert line.lstrip().startswith("#") or "#" not in line
+    assert params["results_file"] == f"results/rrr/{name}.json" and params["figures_dir"] == "figures/rrr"
+    for c in nb.cells:
+        if c.cell_type == "code":
+            assert c.outputs == [] and c.execution_count is None
+            assert len(c.source.splitlines()) <= 30
+    rules = (REPO_ROOT / "rules" / "rrr.smk").read_text()
+    for key in ("results_file", "figures_dir", "formats", "recording"):
+        assert f'"{key}"' in rules and key in params
