@@ -1,5 +1,5 @@
 # Paper 002 (rrr): 3-RRR, Kostic friction by NLS, tracking before/after compensation.
-# Needs from the Snakefile: PY, RESULTS, FIGURES, PAPER_TARGETS, COMPARISONS.
+# Needs from the Snakefile: PY, RESULTS, FIGURES, CODEGEN_OK, PAPER_TARGETS, COMPARISONS.
 #
 #   twin sampling run -> 01_identification (Table 2, Table 4, Fig. 4) -> 02_tracking (Table 5, Figs. 5-6, 9-14)
 #                     -> results/rrr/paper_comparison.{csv,md}
@@ -41,7 +41,8 @@ rule rrr:
 # The identification data: the 21-point sampling run on the twin (source = twin).
 rule rrr_sampling_recording:
     input:
-        RRR_CODE,
+        codegen=CODEGEN_OK,
+        code=RRR_CODE,
     output:
         RRR_REC,
     log:
@@ -114,4 +115,4 @@ rule rrr_comparison:
         csv=f"{RESULTS}/rrr/paper_comparison.csv",
         md=f"{RESULTS}/rrr/paper_comparison.md",
     shell:
-        "{PY} -m paperlib.experiments.rrr.comparison --results {input} --csv {output.csv} --md {output.md}"
+        "{PY} -m paperlib.comparison --paper rrr --results {input} --csv {output.csv} --md {output.md}"

@@ -1,45 +1,19 @@
-"""Paper 002's headline numbers beside the twin's: ``results/rrr/paper_comparison.{csv,md}``.
+"""Paper 002's headline numbers: the rows of ``results/rrr/paper_comparison.{csv,md}``.
 
-``HEADLINES`` follows the compendium's comparison contract (``Headline(key, quantity, joint, paper,
-kind, unit, notebook, get, note)``); until the generic ``paperlib.comparison`` lands on main, this
-module builds the table itself with the flagship's agreement rules
-(:func:`paperlib.experiments.comparison.agreement`). Every row that does not agree carries a note.
-
-Command line (used by ``rules/rrr.smk``)::
-
-    python -m paperlib.experiments.rrr.comparison --results R1.json R2.json --csv OUT.csv --md OUT.md
+Built by the generic :mod:`paperlib.comparison` (``python -m paperlib.comparison --paper rrr ...``)
+from the results of ``notebooks/rrr``. Every row that does not agree carries a note saying why.
 """
 
 from __future__ import annotations
 
-import argparse
-import csv
-import io
-import sys
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping
 
-from paperlib.experiments.comparison import AGREEMENT_RULES, _dig as dig, _fmt, agreement, load_results
+from paperlib.comparison import AGREEING, Headline, dig
 
+TITLE = "Paper 002 (3-RRR, Kostic friction): reproduced vs published"
 NB_ID = "01_identification"
 NB_TR = "02_tracking"
-OK = {"agrees", "same", "satisfied"}
-
-
-@dataclass(frozen=True)
-class Headline:
-    """One number of the paper and where the reproduction is (see the module docstring)."""
-
-    key: str
-    quantity: str
-    joint: str
-    paper: Any
-    kind: str
-    unit: str
-    notebook: str
-    get: Callable[[Mapping[str, Any]], Any]
-    note: str = ""
+OK = AGREEING
 
 
 def _t5(speed: float, controller: str, metric: str) -> Callable[[Mapping[str, Any]], Any]:
@@ -122,65 +96,3 @@ def _headlines() -> list[Headline]:
 
 #: The rows of paper 002's comparison table.
 HEADLINES: list[Headline] = _headlines()
-
-COLUMNS = ("key", "quantity", "joint", "paper", "reproduced", "unit", "source", "ratio", "agreement", "rule", "note")
-
-
-def build(results: Mapping[str, Mapping[str, Any]], headlines: Sequence[Headline] = HEADLINES) -> list[dict[str, Any]]:
-    """One row per headline (the note only where the verdict is not agreement)."""
-    rows = []
-    for h in headlines:
-        r = results.get(h.notebook, {})
-        value = h.get(r) if r else None
-        ratio, verdict = agreement(h.kind, h.paper, value)
-        note = "" if verdict in OK else (h.note or "unknown")
-        rows.append({"key": h.key, "quantity": h.quantity, "joint": h.joint, "paper": h.paper, "reproduced": value,
-                     "unit": h.unit, "source": r.get("source", "") if r else "", "ratio": ratio, "agreement": verdict,
-                     "rule": h.kind, "note": note})
-    return rows
-
-
-def to_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
-    w.writeheader()
-    for r in rows:
-        w.writerow({k: ("yes" if r[k] is True else "no" if r[k] is False else "" if r[k] is None else
-                        repr(r[k]) if isinstance(r[k], float) else r[k]) for k in COLUMNS})
-    return buf.getvalue()
-
-
-def to_markdown(rows: Sequence[Mapping[str, Any]]) -> str:
-    lines = ["# Paper 002 (3-RRR, Kostic friction): reproduced vs published", "",
-             "Source `twin`: the digital twin of `data/twin/three_rrr_twin.toml` (simulated; drives, gains and friction "
-             "assumed). `model`: the robot model alone.", "",
-             "| quantity | paper | reproduced | unit | source | reproduced/paper | agreement | note |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for r in rows:
-        lines.append(f"| {r['quantity']} | {_fmt(r['paper'])} | {_fmt(r['reproduced'])} | {r['unit']} | {r['source']} | "
-                     f"{_fmt(r['ratio'])} | {r['agreement']} | {r['note']} |")
-    lines += ["", "## Agreement rules", ""] + [f"- **{k}**: {v}" for k, v in AGREEMENT_RULES.items()]
-    return "\n".join(lines) + "\n"
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Build results/rrr/paper_comparison.csv and .md from the rrr notebooks' results")
-    ap.add_argument("--results", nargs="+", required=True, help="results JSON files of notebooks/rrr (stem = notebook)")
-    ap.add_argument("--csv", required=True, help="output CSV path")
-    ap.add_argument("--md", required=True, help="output Markdown path")
-    a = ap.parse_args(argv)
-    try:
-        results = load_results(a.results)
-    except (OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    rows = build(results)
-    Path(a.csv).parent.mkdir(parents=True, exist_ok=True)
-    Path(a.csv).write_text(to_csv(rows))
-    Path(a.md).write_text(to_markdown(rows))
-    print(f"wrote {a.csv} and {a.md} ({len(rows)} rows)")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
