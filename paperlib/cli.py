@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.experiments.bearing.cli",  # bearing fit | inspect | twin
     "paperlib.data.cli",              # data fetch
     "paperlib.estimation.serial_identification",  # serial identify
+    "paperlib.experiments.rrr.cli",   # rrr identify
 )
 
 

@@ -37,13 +37,11 @@ def _source_digest(paths: list[Path]) -> str:
     return h.hexdigest()[:16]
 
 
-def generate_five_bar() -> str:
-    """Source text of ``paperlib/kernels/five_bar.py``."""
-    from paperlib.symbolic import five_bar as sym
+def _generate(model, sym_file: str, about: list[str], constants: list[str], doc: str) -> str:
+    """Kernel module text: header (generator, sources, digest, ``about``), ``constants``, kernels."""
     from paperlib.symbolic.emit import emit_kernel
 
-    model = sym.FiveBarModel()
-    sources = [PACKAGE / "symbolic" / n for n in ("five_bar.py", "closed_chain.py", "emit.py")]
+    sources = [PACKAGE / "symbolic" / n for n in (sym_file, "closed_chain.py", "emit.py")]
     sources.append(Path(__file__))
     body: list[str] = []
     counts: list[str] = []
@@ -59,18 +57,32 @@ def generate_five_bar() -> str:
         f"# sympy {sp.__version__}; source digest {_source_digest(sources)}",
         "# Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.",
         "#",
-        "# 5R planar parallel robot (flagship paper, eqs. 24-46): implicit differentiation of the",
-        "# loop closure, solved as 2x2 systems inside each kernel; trigonometric functions once.",
-        "# Every kernel writes into preallocated arrays and returns a status (0 valid,",
-        "# 1 outside the workspace, 2 parallel singularity). Compiled without numba's reference",
-        "# counting (``_nrt=False``: they allocate nothing; see paperlib/_jit.py for why).",
+        *about,
         *counts,
-        '"""Generated numba kernels of the 5R planar parallel robot (see header)."""',
+        f'"""{doc}"""',
         "",
         "import math",
         "",
         "import numba as nb",
         "",
+        *constants,
+        "",
+    ]
+    return "\n".join(header) + "\n\n" + "\n\n".join(body)
+
+
+def generate_five_bar() -> str:
+    """Source text of ``paperlib/kernels/five_bar.py``."""
+    from paperlib.symbolic import five_bar as sym
+
+    about = [
+        "# 5R planar parallel robot (flagship paper, eqs. 24-46): implicit differentiation of the",
+        "# loop closure, solved as 2x2 systems inside each kernel; trigonometric functions once.",
+        "# Every kernel writes into preallocated arrays and returns a status (0 valid,",
+        "# 1 outside the workspace, 2 parallel singularity). Compiled without numba's reference",
+        "# counting (``_nrt=False``: they allocate nothing; see paperlib/_jit.py for why).",
+    ]
+    constants = [
         f"PARAM_NAMES = {tuple(sym.PARAM_NAMES)!r}",
         f"N_PARAMS = {len(sym.PARAM_NAMES)}",
         f"N_CHI = {sym.N_CHI}",
@@ -79,9 +91,35 @@ def generate_five_bar() -> str:
         "STATUS_OK = 0",
         "STATUS_OUTSIDE = 1",
         "STATUS_SINGULAR = 2",
-        "",
     ]
-    return "\n".join(header) + "\n\n" + "\n\n".join(body)
+    return _generate(sym.FiveBarModel(), "five_bar.py", about, constants,
+                     "Generated numba kernels of the 5R planar parallel robot (see header).")
+
+
+def generate_three_rrr() -> str:
+    """Source text of ``paperlib/kernels/three_rrr.py``."""
+    from paperlib.symbolic import three_rrr as sym
+
+    about = [
+        "# 3-RRR redundantly actuated planar parallel robot (paper 002, eqs. 1-37): the platform",
+        "# point p is the independent coordinate; the three RR chains' loop closures are",
+        "# differentiated implicitly and solved as three 2x2 blocks inside each kernel.",
+        "# Every kernel writes into preallocated arrays and returns a status (0 valid,",
+        "# 1 outside the workspace, 2 serial singularity of a chain). Compiled without numba's",
+        "# reference counting (``_nrt=False``: they allocate nothing; see paperlib/_jit.py).",
+    ]
+    constants = [
+        f"PARAM_NAMES = {tuple(sym.PARAM_NAMES)!r}",
+        f"N_PARAMS = {len(sym.PARAM_NAMES)}",
+        f"N_CHI = {sym.N_CHI}",
+        f"N_DRIVES = {sym.N_DRIVES}",
+        f"SINGULARITY_TOL = {sym.SINGULARITY_TOL!r}",
+        "STATUS_OK = 0",
+        "STATUS_OUTSIDE = 1",
+        "STATUS_SINGULAR = 2",
+    ]
+    return _generate(sym.ThreeRRRModel(), "three_rrr.py", about, constants,
+                     "Generated numba kernels of the 3-RRR planar parallel robot (see header).")
 
 
 def generate_serial(robot: str) -> str:
@@ -135,7 +173,8 @@ def generate_serial(robot: str) -> str:
 
 
 #: robot name -> generator of its kernel module's text
-GENERATORS: dict[str, Callable[[], str]] = {"five_bar": generate_five_bar, "tx40": lambda: generate_serial("tx40")}
+GENERATORS: dict[str, Callable[[], str]] = {"five_bar": generate_five_bar, "three_rrr": generate_three_rrr,
+                                           "tx40": lambda: generate_serial("tx40")}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,9 +10,11 @@ Modules
 -------
 ``base``        the protocols and small shared helpers
 ``polynomial``  the paper-000 polynomials of Table 4 and their compiled regressor row (eqs. 8-13)
+``kostic``      the exponential (tanh) law of Kostic et al. used by paper 002 (nonlinear in m)
 """
 
 from paperlib.friction.base import FrictionLaw, LinearFrictionLaw
+from paperlib.friction.kostic import KosticLaw
 from paperlib.friction.polynomial import (
     SIDE_NEGATIVE,
     SIDE_POSITIVE,
@@ -28,6 +30,7 @@ from paperlib.friction.polynomial import (
 
 __all__ = [
     "FrictionLaw",
+    "KosticLaw",
     "LinearFrictionLaw",
     "SIDE_NEGATIVE",
     "SIDE_POSITIVE",

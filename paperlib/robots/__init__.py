@@ -11,10 +11,15 @@ def load(name: str) -> Any:
         from paperlib.robots.five_bar import FiveBar
 
         return FiveBar.default()
+    if name == "three_rrr":
+        from paperlib.robots.three_rrr import ThreeRRR
+
+        return ThreeRRR.default()
     from pathlib import Path
 
     from paperlib.robots.serial import ROBOTS_DIR, SerialArm
 
     if (ROBOTS_DIR / f"{name}.toml").exists() or Path(name).suffix == ".urdf":
         return SerialArm.named(name)
-    raise ValueError(f"no robot model named {name!r} (known: five_bar, serial arms in data/robots/, or a .urdf path)")
+    raise ValueError(f"no robot model named {name!r} (known: five_bar, three_rrr, the serial arms of data/robots/*.toml, "
+                     "or a .urdf path). To add your robot, see docs/robots.md")

@@ -48,3 +48,19 @@ def batch_qqdqdd1(kernel, Q, QD, QDD, prm, out):  # pragma: no cover - compiled
     for i in range(Q.shape[0]):
         status[i] = kernel(Q[i], QD[i], QDD[i], prm, out[i])
     return status
+
+
+@nb.njit(cache=True)
+def batch_qqdqdd3(kernel, Q, QD, QDD, prm, out_a, out_b, out_c):  # pragma: no cover - compiled
+    status = np.empty(Q.shape[0], dtype=np.int64)
+    for i in range(Q.shape[0]):
+        status[i] = kernel(Q[i], QD[i], QDD[i], prm, out_a[i], out_b[i], out_c[i])
+    return status
+
+
+@nb.njit(cache=True)
+def batch_qqd4(kernel, Q, QD, prm, out_a, out_b, out_c, out_d):  # pragma: no cover - compiled
+    status = np.empty(Q.shape[0], dtype=np.int64)
+    for i in range(Q.shape[0]):
+        status[i] = kernel(Q[i], QD[i], prm, out_a[i], out_b[i], out_c[i], out_d[i])
+    return status

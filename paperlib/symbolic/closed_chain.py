@@ -15,6 +15,11 @@ with ``Phi_z^{-1} = adj(Phi_z) / det(Phi_z)``; ``1/det`` is one symbol computed 
 guarded against the parallel singularity ``det = 0``) by the numeric preamble. The
 entries of ``D_z``, ``dz/dt`` and ``dD_z/dt`` become stage symbols: the kernels solve
 these small linear systems numerically instead of expanding a closed form.
+
+Mechanisms with several independent loops (the 3-RRR: three RR chains closing on one
+point) have a block-diagonal ``Phi_z``; ``blocks`` then names each loop's constraint rows,
+dependent coordinates and its own ``1/det`` symbol, so each small block is inverted on its
+own (``adj`` of one block, not of the whole matrix) and the preamble guards each loop.
 """
 
 from __future__ import annotations
@@ -39,8 +44,15 @@ class ClosedChain:
         coordinate of ``q + z`` to the explicit partial derivative of that symbol.
     constraints : Matrix
         ``Phi(q, z)``, shape (m, 1).
-    inv_det : Symbol
-        Symbol standing for ``1 / det(Phi_z)``, set by the numeric preamble.
+    inv_det : Symbol or None
+        Symbol standing for ``1 / det(Phi_z)``, set by the numeric preamble (None when
+        ``blocks`` is given).
+    blocks : list of (list of int, list of int, Symbol), optional
+        For a block-diagonal ``Phi_z``: per block its constraint rows, its dependent
+        coordinates (indices into ``z``) and the symbol standing for ``1 / det`` of that
+        block. Default: one block, the whole matrix, with ``inv_det``.
+    prefix : str
+        Prefix of the stage symbols' names (``Dz11``, ``Dzd11`` by default).
     """
 
     q: list[sp.Symbol]
@@ -49,12 +61,17 @@ class ClosedChain:
     zd: list[sp.Symbol]
     partials: dict[sp.Symbol, dict[sp.Symbol, sp.Expr]]
     constraints: sp.Matrix
-    inv_det: sp.Symbol
+    inv_det: sp.Symbol | None
+    blocks: list[tuple[list[int], list[int], sp.Symbol]] | None = None
+    prefix: str = "Dz"
 
     def __post_init__(self) -> None:
         n, m = len(self.q), len(self.z)
-        self.Dz = sp.Matrix(m, n, lambda i, j: sp.Symbol(f"Dz{i + 1}{j + 1}"))
-        self.Dzd = sp.Matrix(m, n, lambda i, j: sp.Symbol(f"Dzd{i + 1}{j + 1}"))
+        if (self.blocks is None) == (self.inv_det is None):
+            raise ValueError("give either inv_det (one block) or blocks, not both")
+        pre = self.prefix
+        self.Dz = sp.Matrix(m, n, lambda i, j: sp.Symbol(f"{pre}{i + 1}{j + 1}"))
+        self.Dzd = sp.Matrix(m, n, lambda i, j: sp.Symbol(f"{pre}d{i + 1}{j + 1}"))
         # stage symbols whose time derivative is another stage symbol
         self._stage_rates = {self.Dz[i, j]: self.Dzd[i, j] for i in range(m) for j in range(n)}
 
@@ -107,10 +124,37 @@ class ClosedChain:
         """``det(Phi_z)``: zero at the parallel (constraint) singularity."""
         return sp.expand(self.constraint_jacobians()[1].det())
 
+    def block_dets(self) -> list[sp.Expr]:
+        """``det`` of each diagonal block of ``Phi_z`` (one entry without ``blocks``)."""
+        phi_z = self.constraint_jacobians()[1]
+        if self.blocks is None:
+            return [sp.expand(phi_z.det())]
+        return [sp.expand(phi_z.extract(rows, cols).det()) for rows, cols, _ in self.blocks]
+
+    def inverse_phi_z(self, phi_z: sp.Matrix) -> sp.Matrix:
+        """``Phi_z^{-1}`` in terms of the ``1/det`` symbol(s): ``adj`` of each block times its symbol."""
+        if self.blocks is None:
+            return phi_z.adjugate() * self.inv_det
+        covered_r = sorted(r for rows, _, _ in self.blocks for r in rows)
+        covered_c = sorted(c for _, cols, _ in self.blocks for c in cols)
+        if covered_r != list(range(phi_z.rows)) or covered_c != list(range(phi_z.cols)):
+            raise ValueError("blocks must partition the constraint rows and the dependent coordinates")
+        inv = sp.zeros(phi_z.cols, phi_z.rows)
+        for rows, cols, idet in self.blocks:
+            for r in range(phi_z.rows):
+                for c in range(phi_z.cols):
+                    if (r in rows) != (c in cols) and phi_z[r, c] != 0:
+                        raise ValueError(f"Phi_z is not block diagonal: entry ({r}, {c}) couples two blocks")
+            adj = phi_z.extract(rows, cols).adjugate() * idet
+            for a, c in enumerate(cols):
+                for b, r in enumerate(rows):
+                    inv[c, r] = adj[a, b]
+        return inv
+
     def stages(self) -> list[tuple[sp.Symbol, sp.Expr]]:
         """Stage assignments for D_z, zd = D_z qd and dD_z/dt, in dependency order."""
         phi_q, phi_z = self.constraint_jacobians()
-        inv = phi_z.adjugate() * self.inv_det
+        inv = self.inverse_phi_z(phi_z)
         dz = -inv * phi_q
         out: list[tuple[sp.Symbol, sp.Expr]] = []
         for i in range(dz.rows):

@@ -1,0 +1,139 @@
+"""What the rrr notebooks compute, in one call each (the notebooks stay thin).
+
+:func:`identification` -- Table 2 (Kostic and Coulomb+viscous fits of the sampling recording), the
+curve and k_f errors against the twin's truth, Table 4; :func:`tracking` -- Table 5, the location
+errors of Figs. 5-6 and the trends; :func:`save_figure` and :func:`write_results` -- outputs with
+provenance.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from paperlib import provenance
+from paperlib.experiments.rrr import identification as idf
+from paperlib.experiments.rrr import limits, sampling
+from paperlib.experiments.rrr import tracking as trk
+from paperlib.experiments.rrr.run import record_sampling
+from paperlib.recordings import read_recording, sha256_file, truth as recording_truth
+from paperlib.robots.three_rrr import ThreeRRR
+from paperlib.twin.three_rrr import ThreeRRRTwin
+
+
+def resolve(path: str | Path) -> Path:
+    """A path relative to the repository root (absolute paths unchanged)."""
+    p = Path(path)
+    return p if p.is_absolute() else provenance.REPO_ROOT / p
+
+
+def ensure_sampling_recording(path: str | Path) -> Path:
+    """The sampling recording at ``path``, simulated on the twin first if it is not there."""
+    p = resolve(path)
+    if not p.exists():
+        p.parent.mkdir(parents=True, exist_ok=True)
+        record_sampling(p)
+    return p
+
+
+def identification(recording: str | Path, n_starts: int = 8, seed: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Fit both models to the sampling recording; compare with the twin's truth when it has one.
+
+    Returns
+    -------
+    results : dict
+        JSON-ready (``source``, ``kostic``, ``coulomb_viscous``, ``limits``, ``paper_table2``, ...).
+    objects : dict
+        Estimators, data, twin and robot for the figures.
+    """
+    path = resolve(recording)
+    ds = read_recording(path, require=("q", "tau_m"), analysis="3-RRR friction identification")
+    robot, twin = ThreeRRR.default(), ThreeRRRTwin.default()
+    data = idf.friction_data(ds, robot, name=str(path))
+    tr = recording_truth(ds)
+    truth_fn = (lambda v, i: twin.steady_friction(v, i)) if ds.attrs.get("source") == "twin" and "friction" in tr else None
+    k = idf.identify(data, "kostic", n_starts=n_starts, seed=seed)
+    cv = idf.identify(data, "coulomb-viscous")
+    results = {
+        "source": ds.attrs.get("source", "unknown"),
+        "recording": {"path": str(path.relative_to(provenance.REPO_ROOT)) if path.is_relative_to(provenance.REPO_ROOT) else str(path),
+                      "sha256": sha256_file(path)},
+        "kostic": idf.summary(k, data, tr or None, truth_fn),
+        "coulomb_viscous": idf.summary(cv, data, tr or None, truth_fn),
+        "limits": limits.motion_limits(robot),
+        "limits_source": "model",
+        "paper_table2": idf.PAPER_TABLE2,
+        "paper_table4": limits.PAPER_TABLE4,
+    }
+    return results, {"kostic": k, "cv": cv, "data": data, "twin": twin, "robot": robot, "truth_fn": truth_fn}
+
+
+def tracking(ident: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Table 5 and Figs. 5-6 with the compensations identified in ``ident`` (see :func:`identification`)."""
+    robot, twin = ThreeRRR.default(), ThreeRRRTwin.default()
+    comps = {"kostic": trk.Compensation.from_summary(ident["kostic"]),
+             "coulomb-viscous": trk.Compensation.from_summary(ident["coulomb_viscous"])}
+    t5 = trk.table5(robot, twin, comps)
+    loc = {name: trk.location_errors(robot, twin, comps.get(name)) for name in trk.CONTROLLERS}
+    rows = t5["rows"]
+
+    def metric(v: float, c: str, m: str = "mean_abs_mm_s") -> float:
+        return next(r[m] for r in rows if abs(r["speed"] - v) < 1e-9 and r["controller"] == c)
+
+    speeds = trk.SPEEDS_M_S
+    peak = lambda v, c: max(abs(metric(v, c, "max_peak_mm_s")), abs(metric(v, c, "min_peak_mm_s")))  # noqa: E731
+    trends = {
+        "mean_error_grows_with_speed": bool(all(np.all(np.diff([metric(v, c) for v in speeds]) > 0) for c in ("none", "kostic"))),
+        "compensation_cuts_mean_error": bool(all(metric(v, "kostic") < metric(v, "none") for v in speeds)),
+        "kostic_beats_cv_at_400": bool(metric(0.4, "kostic") < metric(0.4, "coulomb-viscous")),
+        "kostic_beats_cv_peak_at_400": bool(peak(0.4, "kostic") < peak(0.4, "coulomb-viscous")),
+        "kostic_beats_cv_mean_at": {f"{v * 1e3:.0f}": bool(metric(v, "kostic") < metric(v, "coulomb-viscous")) for v in speeds},
+    }
+    results = {"source": "twin", "table5": rows, "location": loc, "trends": trends,
+               "paper_table5": {f"{k * 1e3:.0f}": v for k, v in trk.PAPER_TABLE5.items()},
+               "paper_location_mm": trk.PAPER_LOCATION_MM, "identification_k_f": comps["kostic"].k_f}
+    return results, {"series": t5["series"], "comps": comps, "robot": robot, "twin": twin, "location": loc}
+
+
+def save_figure(fig: Any, figures_dir: str | Path, stem: str, formats: Iterable[str], used: Iterable[str | Path] = (),
+                notebook: str = "") -> list[Path]:
+    """Save a figure (PNG/SVG + JSON sidecar naming the recordings, the source and the commit)."""
+    from paperlib.figures.io import save
+
+    recs = []
+    for r in used:
+        p = resolve(r)
+        if p.exists():
+            recs.append({"path": str(r), "sha256": sha256_file(p), "source": "twin"})
+    prov = {"figure": stem, "notebook": notebook, "source": "twin", "recordings": recs, **provenance.stamp()}
+    prov.pop("created", None)
+    return save(fig, resolve(figures_dir) / stem, formats=tuple(formats), provenance=prov)
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, (np.floating, np.integer, np.bool_)):
+        return x.item()
+    return x
+
+
+def write_results(path: str | Path, results: Mapping[str, Any]) -> Path:
+    """Write a results JSON (sorted keys; commit and version stamped)."""
+    p = resolve(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    out = dict(_jsonable(results))
+    st = provenance.stamp()
+    out["provenance"] = {"git_commit": st["git_commit"], "paperlib_version": st["paperlib_version"]}
+    p.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+    return p
+
+
+__all__ = ["resolve", "ensure_sampling_recording", "identification", "tracking", "save_figure", "write_results", "sampling"]

@@ -1,0 +1,161 @@
+"""Table 5, Figs. 5-6 and 9-14: tracking before and after compensation on the twin.
+
+* **Paths** (Figs. 7-8, Table 3): the straight line E1 -> E2 under LVCA at 100-400 mm/s with
+  ``a_max = 7.00 m/s^2`` (Table 4's "actual" value), at rest before and after.
+* **Controllers**: the drives' joint PD loops alone ("before compensation"), plus a feed-forward
+  ``tau_ff = k_f E(ref) + f(qd_ref)`` with the identified model: Kostic ("after compensation")
+  or Coulomb + viscous (the paper's "common method", Fig. 14). ``E`` is eq. 37's minimum-norm
+  torque along the reference.
+* **Speed error** (step 6 of the paper): ``Delta e_v(t) = v(t) - v'(t)``, the planned path speed
+  minus the measured one (platform velocity from the drive encoders, ``fk`` then a zero-phase
+  derivative, projected on the path direction), over the motion. Table 5 lists its largest and
+  smallest values and its mean magnitude.
+* **Location error** (Figs. 5-6): at each of the 21 sampling positions, the distance between the
+  measured platform point and the position at the instant the reference arrives there, in the
+  sampling run with each controller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from paperlib.control.ladder import point_sequence
+from paperlib.experiments.rrr import sampling
+from paperlib.experiments.rrr.identification import min_norm
+from paperlib.friction.kostic import KosticLaw
+from paperlib.robots.three_rrr import ThreeRRR
+from paperlib.signals import zero_phase_derivatives
+from paperlib.twin.three_rrr import ThreeRRRTwin, reference_joints, simulate
+
+#: Table 5's speeds [m/s] and the acceleration the paper used [m/s^2].
+SPEEDS_M_S = (0.100, 0.200, 0.300, 0.400)
+A_MAX_M_S2 = 7.00
+MEASURED_VELOCITY_CUTOFF_HZ = 50.0
+
+#: Table 5 of the paper: speed -> (before, after) x (max peak, min peak, mean) [mm/s].
+PAPER_TABLE5: dict[float, dict[str, tuple[float, float, float]]] = {
+    0.4: {"before": (9.80, -9.99, 7.76), "after": (3.97, -3.86, 3.43)},
+    0.3: {"before": (7.49, -7.30, 4.28), "after": (2.82, -2.94, 2.11)},
+    0.2: {"before": (7.18, -4.92, 3.08), "after": (1.83, -1.92, 1.36)},
+    0.1: {"before": (3.98, -3.83, 1.94), "after": (1.49, -1.47, 1.32)},
+}
+#: Figs. 5-6: location error [mm] before / after compensation (max, mean, min).
+PAPER_LOCATION_MM = {"before": (7.09, 3.88, 0.45), "after": (1.88, 0.55, 0.13)}
+
+CONTROLLERS = ("none", "kostic", "coulomb-viscous")
+LABELS = {"none": "before compensation (PD)", "kostic": "Kostic compensation", "coulomb-viscous": "Coulomb + viscous compensation"}
+
+
+@dataclass(frozen=True)
+class Compensation:
+    """An identified model used as feed-forward: ``tau_ff = k_f E + friction(qd)``."""
+
+    name: str
+    k_f: float
+    friction: Callable[[np.ndarray], np.ndarray]  # (n, 3) rates -> (n, 3) torques [N m], reported units
+
+    @classmethod
+    def from_summary(cls, s: Mapping[str, Any]) -> "Compensation":
+        """From the ``to_dict`` / ``summary`` of a fit (:mod:`paperlib.experiments.rrr.identification`)."""
+        p = s["params"]
+        if s["model"] == "kostic":
+            laws = [KosticLaw(*(p[f"{n}_{i}"] for n in ("k_v", "f_1", "f_2", "m_1", "m_2"))) for i in (1, 2, 3)]
+            return cls("kostic", p["k_f"], lambda v: np.stack([laws[i].torque(v[:, i]) for i in range(3)], 1))
+        if s["model"] == "coulomb-viscous":
+            fc = np.array([p[f"f_c_{i}"] for i in (1, 2, 3)])
+            kv = np.array([p[f"k_v_{i}"] for i in (1, 2, 3)])
+            return cls("coulomb-viscous", p["k_f"], lambda v: np.sign(v) * fc + v * kv)
+        raise ValueError(f"unknown model {s['model']!r} in the identification summary")
+
+
+def feedforward(robot: ThreeRRR, ref: Mapping[str, np.ndarray], comp: Compensation | None) -> np.ndarray:
+    """Feed-forward torque (n, 3) [N m] along a platform reference (zeros without a model)."""
+    n = np.shape(ref["p"])[0]
+    if comp is None:
+        return np.zeros((n, 3))
+    F, J, qd = robot.inverse_dynamics(ref["p"], ref["pd"], ref["pdd"])
+    return comp.k_f * min_norm(J, F) + comp.friction(qd)
+
+
+def path_reference(robot: ThreeRRR, speed: float, fs_hz: float, a_max: float = A_MAX_M_S2,
+                   lead_s: float = 0.2, tail_s: float = 0.4) -> dict[str, Any]:
+    """The Table 3 path E1 -> E2 at ``speed`` under LVCA, sampled at ``fs_hz``."""
+    E1, E2 = robot.path_endpoints()
+    ref = point_sequence([E1, E2], speed, a_max, tail_s, fs_hz, lead_s=lead_s)
+    ref["direction"] = (E2 - E1) / np.linalg.norm(E2 - E1)
+    return ref
+
+
+def measured_platform(robot: ThreeRRR, q: np.ndarray, fs: float) -> tuple[np.ndarray, np.ndarray]:
+    """Platform point and velocity (n, 2) from the encoders: fk, then a zero-phase derivative."""
+    p = robot.fk(q)
+    _, pd, _ = zero_phase_derivatives(p, fs, MEASURED_VELOCITY_CUTOFF_HZ)
+    return p, pd
+
+
+def run_path(robot: ThreeRRR, twin: ThreeRRRTwin, speed: float, comp: Compensation | None) -> dict[str, Any]:
+    """One path run: the reference, the run and its speed-error series and Table 5 metrics."""
+    ref = path_reference(robot, speed, twin.control_rate_hz)
+    run = simulate(robot, twin, ref, feedforward(robot, ref, comp))
+    p_m, pd_m = measured_platform(robot, run["q"], twin.control_rate_hz)
+    u = ref["direction"]
+    v_ref = ref["pd"] @ u
+    v_act = pd_m @ u
+    moving = ref["segment"] >= 0
+    dev = v_ref - v_act
+    _, qd_m, _ = zero_phase_derivatives(run["q"], twin.control_rate_hz, MEASURED_VELOCITY_CUTOFF_HZ)
+    return {
+        "speed": speed, "controller": comp.name if comp else "none", "t": ref["t"], "moving": moving,
+        "v_ref": v_ref, "v_act": v_act, "speed_error": dev, "qd": qd_m, "qd_ref": run["qd_sp"],
+        "position_error": np.linalg.norm(p_m - ref["p"], axis=1), "tau_m": run["tau_m"],
+        "max_peak_mm_s": float(dev[moving].max() * 1e3), "min_peak_mm_s": float(dev[moving].min() * 1e3),
+        "mean_abs_mm_s": float(np.mean(np.abs(dev[moving])) * 1e3),
+        "max_position_error_mm": float(run_position_max(p_m, ref) * 1e3),
+    }
+
+
+def run_position_max(p_m: np.ndarray, ref: Mapping[str, np.ndarray]) -> float:
+    """Largest distance [m] between the measured point and the reference during the motion."""
+    moving = ref["segment"] >= 0
+    return float(np.linalg.norm(p_m - ref["p"], axis=1)[moving].max())
+
+
+def table5(robot: ThreeRRR, twin: ThreeRRRTwin, comps: Mapping[str, Compensation]) -> dict[str, Any]:
+    """All speeds x controllers: the metrics (JSON-ready) and the series (for the figures)."""
+    rows, series = [], {}
+    for v in SPEEDS_M_S:
+        for name in CONTROLLERS:
+            r = run_path(robot, twin, v, comps.get(name) if name != "none" else None)
+            series[(v, name)] = r
+            rows.append({k: r[k] for k in ("speed", "controller", "max_peak_mm_s", "min_peak_mm_s", "mean_abs_mm_s",
+                                           "max_position_error_mm")})
+    return {"rows": rows, "series": series}
+
+
+def location_errors(robot: ThreeRRR, twin: ThreeRRRTwin, comp: Compensation | None) -> dict[str, Any]:
+    """Figs. 5-6: error [mm] at each of the 21 sampling positions when the reference arrives there."""
+    ref = sampling.sampling_reference(robot, twin.control_rate_hz, a_max=A_MAX_M_S2)
+    run = simulate(robot, twin, ref, feedforward(robot, ref, comp))
+    p_m = robot.fk(run["q"])
+    k = np.clip(np.round(ref["arrivals"] * twin.control_rate_hz).astype(int), 0, len(ref["t"]) - 1)
+    err = np.linalg.norm(p_m[k] - ref["points"], axis=1) * 1e3
+    return {"controller": comp.name if comp else "none", "error_mm": err.tolist(), "max_mm": float(err.max()),
+            "mean_mm": float(err.mean()), "min_mm": float(err.min()),
+            "boundary_mean_mm": float(err[:sampling.N_BOUNDARY].mean()),
+            "centre_mean_mm": float(err[sampling.N_BOUNDARY:].mean())}
+
+
+def friction_along(run: Mapping[str, Any], comp: Compensation, twin: ThreeRRRTwin) -> dict[str, np.ndarray]:
+    """Fig. 13: the identified friction (in N m, over k_f) and the twin's true one along a run's measured rates."""
+    qd = np.asarray(run["qd"])
+    model = comp.friction(qd) / comp.k_f
+    true = np.stack([twin.steady_friction(qd[:, i], i) for i in range(3)], 1)
+    return {"model_Nm": model, "true_Nm": true}
+
+
+__all__ = ["SPEEDS_M_S", "A_MAX_M_S2", "PAPER_TABLE5", "PAPER_LOCATION_MM", "CONTROLLERS", "LABELS", "Compensation",
+           "feedforward", "path_reference", "measured_platform", "run_path", "table5", "location_errors",
+           "friction_along", "reference_joints"]
