@@ -311,6 +311,10 @@ def selftest(
             say(summary["fault"])
         finally:
             if emu is not None:
+                if summary.get("stop_reason") == "fault" and summary["cycles"] > 0:
+                    # a link fault: give the drive's own process-data watchdog time to act before its
+                    # state is read (the report then says what the drive did, whatever the host's pace)
+                    time.sleep(1.5 * pd_watchdog_s)
                 summary["emulator"] = _emulator_report(emu.stop())
     steal1 = _steal_ms()
     if steal0 is not None and steal1 is not None:
