@@ -143,6 +143,8 @@ def save_view(obj: Any, path: str | os.PathLike[str], *, title: str,
 def embed_view(path: str | os.PathLike[str], *, height: int = 520, title: str | None = None) -> Any:
     """A notebook output showing a saved view: an ``<iframe srcdoc>`` holding the whole file.
 
+    The iframe has the class :data:`VIEW_CLASS` and ``data-view`` = the file name.
+
     Parameters
     ----------
     path : path-like
@@ -163,8 +165,8 @@ def embed_view(path: str | os.PathLike[str], *, height: int = 520, title: str | 
         raise FileNotFoundError(f"{p}: no such view (write it with save_view first)")
     doc = p.read_text(encoding="utf-8")
     t = html.escape(title or p.stem, quote=True)
-    return HTML(f'<iframe class="{VIEW_CLASS}" title="{t}" data-view="{html.escape(p.name, quote=True)}" '
-                f'style="width:100%;height:{int(height)}px;border:0" srcdoc="{html.escape(doc, quote=True)}"></iframe>')
+    return HTML(f'<div class="{VIEW_CLASS}-box"><iframe class="{VIEW_CLASS}" title="{t}" data-view="{html.escape(p.name, quote=True)}" '
+                f'style="width:100%;height:{int(height)}px;border:0" srcdoc="{html.escape(doc, quote=True)}"></iframe></div>')
 
 
 def slider_view(obj: Any, path: str | os.PathLike[str], *, title: str, height: int = 520,
