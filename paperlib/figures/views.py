@@ -90,8 +90,18 @@ def inline_panel_css(doc: str) -> str:
     return _PANEL_CSS.sub(repl, doc)
 
 
+def _bokeh_defaults(width: int, height: int) -> None:
+    """Plot size (and hover) for the element types the course draws, in the bokeh backend only."""
+    import holoviews as hv
+
+    o = hv.opts
+    hv.opts.defaults(*(getattr(o, k)(width=width, height=height, tools=["hover"], show_grid=True)
+                       for k in ("Curve", "Scatter", "Bars", "Points", "Area", "Spread")), backend="bokeh")
+
+
 def save_view(obj: Any, path: str | os.PathLike[str], *, title: str,
-              provenance: Mapping[str, Any] | None = None, max_states: int = 1000) -> Path:
+              provenance: Mapping[str, Any] | None = None, max_states: int = 1000,
+              width: int = 640, height: int = 320) -> Path:
     """Write a holoviews object with its widgets as one self-contained HTML file.
 
     Parameters
@@ -107,6 +117,8 @@ def save_view(obj: Any, path: str | os.PathLike[str], *, title: str,
         Stored in the sidecar (e.g. ``{"source": "twin", "notebook": ...}``).
     max_states : int
         Refuse objects with more frames than this (each frame is stored in the page).
+    width, height : int
+        Default size of each plot [CSS px] (options set on the object itself win).
 
     Returns
     -------
@@ -122,6 +134,7 @@ def save_view(obj: Any, path: str | os.PathLike[str], *, title: str,
         raise ValueError(f"view {title!r} has {n} frames, more than max_states={max_states}")
     if "bokeh" not in hv.Store.renderers:
         hv.extension("bokeh", logo=False)
+    _bokeh_defaults(width, height)
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".html", dir=target.parent)
@@ -169,8 +182,9 @@ def embed_view(path: str | os.PathLike[str], *, height: int = 520, title: str | 
                 f'style="width:100%;height:{int(height)}px;border:0" srcdoc="{html.escape(doc, quote=True)}"></iframe></div>')
 
 
-def slider_view(obj: Any, path: str | os.PathLike[str], *, title: str, height: int = 520,
-                provenance: Mapping[str, Any] | None = None) -> Any:
-    """:func:`save_view` then :func:`embed_view`: write the view and return its notebook output."""
-    p = save_view(obj, path, title=title, provenance=provenance)
+def slider_view(obj: Any, path: str | os.PathLike[str], *, title: str, height: int = 460,
+                provenance: Mapping[str, Any] | None = None, plot_width: int = 640, plot_height: int = 320) -> Any:
+    """:func:`save_view` then :func:`embed_view`: write the view and return its notebook output
+    (``height`` is the frame's, ``plot_width``/``plot_height`` each plot's [CSS px])."""
+    p = save_view(obj, path, title=title, provenance=provenance, width=plot_width, height=plot_height)
     return embed_view(p, height=height, title=title)
