@@ -17,7 +17,7 @@ import xarray as xr
 from paperlib.estimation.base_parameters import BaseParameters
 from paperlib.robots.serial import SerialArm
 
-__all__ = ["stack", "left_pinv", "Fit", "fit_base", "kinematics", "causal_derivatives", "true_base", "torque_rms", "interior"]
+__all__ = ["stack", "left_pinv", "Fit", "fit_base", "kinematics", "causal_derivatives", "true_base", "torque_rms", "interior", "rel_error"]
 
 
 def stack(arm: SerialArm, bp: BaseParameters | None, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
@@ -72,7 +72,9 @@ class Fit:
     std : ndarray, shape (p,)
         Standard deviations from the residual variance, ``sigma^2 (W^T W)^-1`` (white noise).
     cond : float
-        2-norm condition number of ``W`` with unit-norm columns (scaling does not count).
+        2-norm condition number of ``W`` in SI units (what the noise sees).
+    cond_unit : float
+        The same with unit-norm columns (independent of units and of the motion's scale).
     rms_residual : float
         [N m]
     n_rows : int
@@ -82,6 +84,7 @@ class Fit:
     estimate: np.ndarray
     std: np.ndarray
     cond: float
+    cond_unit: float
     rms_residual: float
     n_rows: int
 
@@ -98,7 +101,7 @@ def fit_base(W: np.ndarray, y: np.ndarray, names: tuple[str, ...]) -> Fit:
     cov = sigma2 * np.linalg.pinv(W.T @ W)
     Wn = W / np.maximum(np.linalg.norm(W, axis=0), 1e-300)
     return Fit(names=tuple(names), estimate=theta, std=np.sqrt(np.clip(np.diag(cov), 0, None)),
-               cond=float(np.linalg.cond(Wn)), rms_residual=float(np.sqrt(np.mean(r**2))), n_rows=W.shape[0])
+               cond=float(np.linalg.cond(W)), cond_unit=float(np.linalg.cond(Wn)), rms_residual=float(np.sqrt(np.mean(r**2))), n_rows=W.shape[0])
 
 
 def true_base(bp: BaseParameters, ds: xr.Dataset) -> np.ndarray:
@@ -179,3 +182,10 @@ def interior(n_samples: int, fs: float, edge_s: float) -> slice:
     if 2 * k >= n_samples:
         raise ValueError(f"edge_s={edge_s} s leaves nothing of {n_samples} samples at {fs:g} Hz")
     return slice(k, n_samples - k)
+
+
+def rel_error(estimate: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    """``(estimate - truth) / |truth|``; NaN where the truth is zero (a relative error means nothing there)."""
+    truth = np.asarray(truth, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(truth != 0.0, (np.asarray(estimate, float) - truth) / np.abs(truth), np.nan)
