@@ -109,6 +109,7 @@ __all__ = [
     "Channel",
     "from_arrays",
     "require_channels",
+    "plausibility",
     "canonical_units",
     "make_recording",
     "validate",
@@ -583,10 +584,12 @@ def validate(ds: xr.Dataset, name: str = "<dataset>") -> None:
     problems = _check_attrs(ds.attrs, name)
     fs = ds.attrs.get("sample_rate_hz")
     fs = float(fs) if _is_real(fs) and math.isfinite(float(fs)) and float(fs) > 0 else None
-    axis_problems = _check_time(ds, name, fs) + _check_joint(ds, name)
-    if axis_problems:  # variables cannot be checked against broken axes
-        raise RecordingError(problems + axis_problems)
-    time = ds["time"].values
+    time_problems = _check_time(ds, name, fs)
+    problems += time_problems + _check_joint(ds, name)
+    # Variables are checked even against broken axes (every fault in one pass); without a usable
+    # time axis their faults are located by index only.
+    time_ok = not time_problems or all("'time': drifts" in p or "median step" in p for p in time_problems)
+    time = ds["time"].values if ("time" in ds.coords and time_ok) else None
     if ds.attrs.get("schema") == SCHEMA_V1:
         problems += _check_variables_v1(ds, name, time)
     else:
@@ -595,7 +598,7 @@ def validate(ds: xr.Dataset, name: str = "<dataset>") -> None:
         raise RecordingError(problems)
 
 
-def _check_variables_v1(ds: xr.Dataset, name: str, time: np.ndarray) -> list[str]:
+def _check_variables_v1(ds: xr.Dataset, name: str, time: np.ndarray | None) -> list[str]:
     problems: list[str] = []
     for vname, (units, _) in REQUIRED_VARIABLES.items():
         if vname not in ds.data_vars:
@@ -615,7 +618,7 @@ def _check_variables_v1(ds: xr.Dataset, name: str, time: np.ndarray) -> list[str
     return problems
 
 
-def _check_variables_v2(ds: xr.Dataset, name: str, time: np.ndarray) -> list[str]:
+def _check_variables_v2(ds: xr.Dataset, name: str, time: np.ndarray | None) -> list[str]:
     problems: list[str] = []
     for vname in CORE_CHANNELS:
         if vname not in ds.data_vars:
@@ -637,6 +640,60 @@ def _check_variables_v2(ds: xr.Dataset, name: str, time: np.ndarray) -> list[str
                 problems.append(f"{name}: variable {vname!r}: attribute {spec.attr!r} = {value!r} is not one of "
                                 f"{', '.join(spec.choices)}")
     return problems
+
+
+def plausibility(ds: xr.Dataset, name: str = "<dataset>") -> list[str]:
+    """Warnings about values that are valid but look wrong (a unit or a rate mislabelled).
+
+    A valid file can still hold degrees labelled ``rad``, N mm labelled ``N m`` or a wrong
+    ``sample_rate_hz``; these checks catch the common cases and say why. They warn, they never
+    refuse: a robot may really turn many revolutions.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A valid recording.
+    name : str
+        How to name it in messages.
+
+    Returns
+    -------
+    list of str
+        One sentence per suspicion (empty when nothing looks off).
+    """
+    out: list[str] = []
+    fs = float(ds.attrs.get("sample_rate_hz", 0.0) or 0.0)
+    if "q" in ds.data_vars and ds["q"].ndim == 2 and ds.sizes.get("time", 0) > 4:
+        q = np.asarray(ds["q"].values, dtype=float)
+        span = np.nanmax(q, axis=0) - np.nanmin(q, axis=0)
+        for j, label in enumerate(ds["joint"].values):
+            if span[j] > 4 * math.pi and np.nanmax(np.abs(q[:, j])) > 30.0:
+                out.append(f"{name}: variable 'q', joint {label}: spans {span[j]:.4g} rad ({span[j] / (2 * math.pi):.3g} "
+                           "turns) and reaches beyond 30 rad: are these degrees labelled 'rad'?")
+        if "qd" in ds.data_vars and fs > 0 and ds["qd"].shape == q.shape:
+            qd = np.asarray(ds["qd"].values, dtype=float)
+            dq = np.gradient(q, 1.0 / fs, axis=0)
+            for j, label in enumerate(ds["joint"].values):
+                # judged only where the joint clearly moves and the two signals agree in shape
+                # (a resting joint's gyro noise says nothing about units)
+                if np.nanmax(np.abs(qd[:, j])) < 0.05 or np.std(dq[:, j]) == 0:
+                    continue
+                if np.corrcoef(dq[:, j], qd[:, j])[0, 1] < 0.9:
+                    continue
+                ratio = float(np.dot(dq[:, j], qd[:, j]) / np.dot(qd[:, j], qd[:, j]))
+                if not 0.8 <= ratio <= 1.25:
+                    hint = (" (180/pi: degrees?)" if 40 < abs(ratio) < 80 else
+                            " (pi/180: velocities in deg/s?)" if 0.01 < abs(ratio) < 0.025 else
+                            " (a wrong sample_rate_hz, or qd of another joint or sign?)")
+                    out.append(f"{name}: joint {label}: the derivative of 'q' at sample_rate_hz = {fs:g} Hz is "
+                               f"{ratio:.3g} x 'qd'{hint}")
+    for v in ("tau_m", "tau_tgt", "tau_s", "tau_ref"):
+        if v in ds.data_vars:
+            peak = float(np.nanmax(np.abs(ds[v].values))) if ds[v].size else 0.0
+            if peak > 2e4:
+                out.append(f"{name}: variable {v!r}: peaks at {peak:.4g} N m, more than any robot joint here: "
+                           "N mm, mN m or per mille of rated torque labelled 'N m'?")
+    return out
 
 
 # --------------------------------------------------------------------------------------------

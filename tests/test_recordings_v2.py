@@ -179,3 +179,55 @@ def test_ensure_kinematics_states_the_filter_and_validates(tmp_path):
     assert np.abs(out.qd.values[inner, 0] - 0.5 * w * np.cos(w * t[inner])).max() < 1e-3
     # the file's own channels are kept unless forced
     assert signals.ensure_kinematics(out, cutoff_hz=5.0) is out
+
+
+# ------------------------------------------------------------------ one pass, plausibility
+
+def test_every_fault_is_reported_in_one_pass(tmp_path):
+    path = _external_file(tmp_path / "x.nc")
+    ds = xr.load_dataset(path, engine="h5netcdf")
+    ds.attrs.pop("writer")
+    ds.attrs.pop("created")
+    ds["time"] = ds.time.copy().assign_attrs(units="ms")
+    ds["tau_s"] = ds.tau_s.copy().assign_attrs(units="N mm")
+    q = ds.q.values.copy()
+    q[5, 0] = np.nan
+    ds["q"] = (ds.q.dims, q, ds.q.attrs)
+    ds["qd"] = (ds.q.dims, q * 0, {"units": "rad/s", "long_name": "v"})
+    with pytest.raises(R.RecordingError) as err:
+        R.validate(ds, "seeded")
+    text = str(err.value)
+    for fault in ("'writer'", "'created'", "coordinate 'time'", "'tau_s'", "'q'", "'qd': attribute 'origin'"):
+        assert fault in text, fault
+    assert len(err.value.problems) >= 6
+
+
+def test_plausibility_warns_on_degrees_and_a_wrong_rate():
+    fs = 500.0
+    t = np.arange(2000) / fs
+    q_deg = np.degrees(1.5 * np.sin(2 * np.pi * 0.3 * t))[:, None] * 3  # +-258 "rad"
+    ds = R.from_arrays(q_deg, sample_rate_hz=fs, robot="x", source="hardware", writer="w 1")
+    assert any("degrees" in w for w in R.plausibility(ds))
+    q = 0.8 * np.sin(2 * np.pi * 0.5 * t)[:, None]
+    qd = 0.8 * 2 * np.pi * 0.5 * np.cos(2 * np.pi * 0.5 * t)[:, None]
+    good = R.from_arrays(q, sample_rate_hz=fs, robot="x", source="hardware", writer="w 1", channels={"qd": qd},
+                         origins={"qd": "tachometer"})
+    assert R.plausibility(good) == []
+    wrong_rate = R.from_arrays(q, sample_rate_hz=2 * fs, robot="x", source="hardware", writer="w 1",
+                               channels={"qd": qd}, origins={"qd": "tachometer"})
+    assert any("sample_rate_hz" in w for w in R.plausibility(wrong_rate))
+    mnm = R.from_arrays(q, sample_rate_hz=fs, robot="x", source="hardware", writer="w 1",
+                        channels={"tau_s": 5e4 * np.ones_like(q)})
+    assert any("mN m" in w for w in R.plausibility(mnm))
+
+
+def test_validate_command_prints_the_warning(tmp_path, capsys):
+    from paperlib.cli import main
+    fs = 500.0
+    t = np.arange(2000) / fs
+    ds = R.from_arrays(np.degrees(4 * np.sin(t))[:, None], sample_rate_hz=fs, robot="x", source="hardware",
+                       writer="w 1")
+    path = R.write_recording(ds, tmp_path / "deg.nc")
+    assert main(["validate", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("OK") and "warning:" in out and "degrees" in out
