@@ -30,7 +30,7 @@ from typing import Sequence
 
 from paperlib.book.collect import SOURCE_LABELS, Room, discover
 
-__all__ = ["build_site", "write_source", "mathjax_dir", "BookError"]
+__all__ = ["build_site", "write_source", "static_notebook", "mathjax_dir", "BookError", "DROP_MIME"]
 
 COURSE_SLUG = "textbook"
 
@@ -204,6 +204,52 @@ def _landing(rooms: Sequence[Room]) -> str:
     return "\n".join(lines)
 
 
+#: Output types dropped from the notebooks copied into the book: the notebook loaders of
+#: bokeh / panel / holoviews (they fetch their JavaScript from a CDN and open kernel comms,
+#: neither of which a static page has). The course's slider views are self-contained iframes and
+#: need none of them; static figures are images.
+DROP_MIME = frozenset({
+    "application/javascript",
+    "application/vnd.holoviews_load.v0+json",
+    "application/vnd.holoviews_exec.v0+json",
+    "application/vnd.bokehjs_load.v0+json",
+    "application/vnd.bokehjs_exec.v0+json",
+})
+
+
+def static_notebook(src: Path, dest: Path) -> int:
+    """Copy an executed notebook without the outputs of :data:`DROP_MIME`; returns how many were dropped.
+
+    Raises
+    ------
+    BookError
+        When the file is not a readable notebook.
+    """
+    try:
+        nb = json.loads(src.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise BookError(f"{src}: not a readable notebook ({exc})") from exc
+    dropped = 0
+    for cell in nb.get("cells", []):
+        outs = []
+        for o in cell.get("outputs", []) or []:
+            data = o.get("data")
+            if isinstance(data, dict):
+                for k in [k for k in data if k in DROP_MIME]:
+                    del data[k]
+                    dropped += 1
+                if not data:
+                    continue
+                if isinstance(o.get("metadata"), dict):
+                    for k in [k for k in o["metadata"] if k in DROP_MIME]:
+                        del o["metadata"][k]
+            outs.append(o)
+        if "outputs" in cell:
+            cell["outputs"] = outs
+    dest.write_text(json.dumps(nb), encoding="utf-8")
+    return dropped
+
+
 def write_source(rooms: Sequence[Room], src: Path) -> Path:
     """Write the Sphinx source tree for ``rooms`` into ``src`` (emptied first); returns ``src``."""
     if src.exists():
@@ -220,7 +266,7 @@ def write_source(rooms: Sequence[Room], src: Path) -> Path:
         (d / "figures").mkdir()
         for nb in r.notebooks:
             _notebook_title(nb)  # readable, or a clear error naming the file
-            shutil.copy2(nb, d / "notebooks" / nb.name)
+            static_notebook(nb, d / "notebooks" / nb.name)
         for f in r.figures:
             shutil.copy2(f.png, d / "figures" / f"{f.name}.png")
         (d / "index.md").write_text(_room_page(r))

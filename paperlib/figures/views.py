@@ -133,7 +133,12 @@ def save_view(obj: Any, path: str | os.PathLike[str], *, title: str,
     if n > max_states:
         raise ValueError(f"view {title!r} has {n} frames, more than max_states={max_states}")
     if "bokeh" not in hv.Store.renderers:
-        hv.extension("bokeh", logo=False)
+        # the plotting module, not hv.extension: no notebook loader output (it would point the
+        # page at a CDN), and the caller's current backend stays current
+        current = hv.Store.current_backend
+        import holoviews.plotting.bokeh  # noqa: F401
+
+        hv.Store.set_current_backend(current)
     _bokeh_defaults(width, height)
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
