@@ -63,7 +63,7 @@ copyright = "paperlib contributors"
 extensions = ["myst_nb"]
 nb_execution_mode = "off"
 nb_output_stderr = "remove"
-nb_merge_streams = True
+nb_merge_streams = False
 myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_heading_anchors = 3
 html_theme = "sphinx_book_theme"
@@ -218,7 +218,8 @@ DROP_MIME = frozenset({
 
 
 def static_notebook(src: Path, dest: Path) -> int:
-    """Copy an executed notebook without the outputs of :data:`DROP_MIME`; returns how many were dropped.
+    """Copy an executed notebook without the outputs of :data:`DROP_MIME` and without stderr
+    streams; returns how many were dropped.
 
     Raises
     ------
@@ -233,6 +234,9 @@ def static_notebook(src: Path, dest: Path) -> int:
     for cell in nb.get("cells", []):
         outs = []
         for o in cell.get("outputs", []) or []:
+            if o.get("output_type") == "stream" and o.get("name") == "stderr":
+                dropped += 1  # warnings and progress bars: not part of the lesson
+                continue
             data = o.get("data")
             if isinstance(data, dict):
                 for k in [k for k in data if k in DROP_MIME]:

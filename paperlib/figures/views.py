@@ -20,8 +20,10 @@ from run to run (the static PNG/SVG figures are).
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import html
+import io
 import json
 import mimetypes
 import os
@@ -101,7 +103,7 @@ def _bokeh_defaults(width: int, height: int) -> None:
 
 def save_view(obj: Any, path: str | os.PathLike[str], *, title: str,
               provenance: Mapping[str, Any] | None = None, max_states: int = 1000,
-              width: int = 640, height: int = 320) -> Path:
+              width: int = 560, height: int = 300) -> Path:
     """Write a holoviews object with its widgets as one self-contained HTML file.
 
     Parameters
@@ -145,7 +147,12 @@ def save_view(obj: Any, path: str | os.PathLike[str], *, title: str,
     fd, tmp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".html", dir=target.parent)
     os.close(fd)
     try:
-        hv.save(obj, tmp, backend="bokeh", resources=INLINE, title=title)
+        import panel as pn
+
+        # widgets under the plot (a book's column is narrow); panel's progress bar kept off stderr
+        pane = pn.pane.HoloViews(obj, backend="bokeh", widget_location="bottom")
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            pane.save(tmp, embed=True, resources=INLINE, title=title, max_states=max_states)
         Path(tmp).write_text(inline_panel_css(Path(tmp).read_text(encoding="utf-8")), encoding="utf-8")
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
@@ -188,7 +195,7 @@ def embed_view(path: str | os.PathLike[str], *, height: int = 520, title: str | 
 
 
 def slider_view(obj: Any, path: str | os.PathLike[str], *, title: str, height: int = 460,
-                provenance: Mapping[str, Any] | None = None, plot_width: int = 640, plot_height: int = 320) -> Any:
+                provenance: Mapping[str, Any] | None = None, plot_width: int = 560, plot_height: int = 300) -> Any:
     """:func:`save_view` then :func:`embed_view`: write the view and return its notebook output
     (``height`` is the frame's, ``plot_width``/``plot_height`` each plot's [CSS px])."""
     p = save_view(obj, path, title=title, provenance=provenance, width=plot_width, height=plot_height)
