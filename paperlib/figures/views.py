@@ -140,7 +140,7 @@ def save_view(obj: Any, path: str | os.PathLike[str], *, title: str,
         current = hv.Store.current_backend
         import holoviews.plotting.bokeh  # noqa: F401
 
-        hv.Store.set_current_backend(current)
+        hv.Store.set_current_backend(current if current in hv.Store.renderers else "bokeh")
     _bokeh_defaults(width, height)
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -73,3 +73,37 @@ def test_build_refuses_an_empty_tree(tmp_path):
 
     with pytest.raises(BookError, match="nothing to publish"):
         build_site(tmp_path / "results", tmp_path / "figures")
+
+
+def test_static_copy_drops_cdn_loaders_and_stderr(tmp_path):
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+    from paperlib.book.build import static_notebook
+
+    nb = new_notebook(cells=[new_code_cell("x", outputs=[
+        new_output("display_data", data={"application/javascript": "load('https://cdn.bokeh.org/x.js')",
+                                         "application/vnd.holoviews_load.v0+json": "{}"}),
+        new_output("display_data", data={"text/html": "<b>kept</b>", "application/vnd.holoviews_exec.v0+json": "{}"}),
+        new_output("stream", name="stderr", text="progress 50%"),
+        new_output("stream", name="stdout", text="kept too"),
+    ])])
+    src, dest = tmp_path / "a.ipynb", tmp_path / "b.ipynb"
+    nbformat.write(nb, src)
+    assert static_notebook(src, dest) == 4
+    outs = json.loads(dest.read_text())["cells"][0]["outputs"]
+    text = ["".join(o.get("data", {}).get("text/html") or o.get("text")) for o in outs]
+    assert text == ["<b>kept</b>", "kept too"]
+    assert "cdn.bokeh.org" not in dest.read_text()
+
+
+def test_pipeline_refuses_a_lesson_it_does_not_know(tmp_path, monkeypatch):
+    from paperlib.experiments.textbook import pipeline as tp
+
+    cfg = tp.load_config()
+    assert set(tp.notebooks(cfg)) <= set(cfg["notebooks"])
+    cfg["notebooks"].pop(tp.notebooks(cfg)[0])
+    with pytest.raises(ValueError, match="list the outputs"):
+        tp.notebooks(cfg)
+    p = tp.notebook_params(tp.load_config(), "01_linear_model", results_dir="R/textbook", figures_dir="F/textbook")
+    assert p == {"figures_dir": "F/textbook", "views_dir": "R/textbook/views", "results_file": "R/textbook/01_linear_model.json"}
