@@ -1,8 +1,9 @@
 """Find what the pipeline produced for each paper: ``results/<slug>/`` and ``figures/<slug>/``.
 
 A *room* is one paper's outputs. Any directory ``results/<slug>/`` or ``figures/<slug>/``
-whose name is a slug (lower-case letters, digits, underscores) is a room, except the
-pipeline's own folders (:data:`NOT_ROOMS`). The paper's title and status come from
+whose name is a slug (lower-case letters, digits, underscores) and that holds executed
+notebooks, figures, results JSON or a room table (``paper_comparison.csv``) is a room, except
+the pipeline's own folders (:data:`NOT_ROOMS`; ``smoke`` is the CI run's root). The paper's title and status come from
 ``paperlib.experiments.<slug>.PAPER`` when that module exists.
 
 Where the data came from: each results JSON carries a top-level ``source`` (``twin`` |
@@ -23,7 +24,8 @@ from typing import Any
 __all__ = ["Room", "Figure", "discover", "NOT_ROOMS", "SOURCE_LABELS"]
 
 #: Folders under results/ that are the pipeline's, not a paper's.
-NOT_ROOMS = frozenset({"book", "logs", "params", "checks", "recordings", "notebooks", "screenshots", "views"})
+NOT_ROOMS = frozenset({"book", "logs", "params", "checks", "recordings", "notebooks", "screenshots", "views", "figures",
+                       "smoke"})
 
 #: How the landing page names each source.
 SOURCE_LABELS = {
@@ -92,7 +94,8 @@ class Room:
 
     @property
     def empty(self) -> bool:
-        return not (self.notebooks or self.figures or self.comparison_md or self.results)
+        """No notebook, figure, results file or room table (a folder with only an index is not a room)."""
+        return not (self.notebooks or self.figures or self.comparison_csv or self.results)
 
 
 def paper_info(slug: str) -> dict[str, str]:

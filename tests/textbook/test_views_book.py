@@ -49,6 +49,8 @@ def test_discover_rooms_sources_and_landing(tmp_path):
     (res / "beta").mkdir()
     (res / "beta" / "b.json").write_text(json.dumps({"source": "twin"}))
     (res / "logs").mkdir()  # the pipeline's, not a room
+    (res / "gamma").mkdir()
+    (res / "gamma" / "paper_comparison.md").write_text("# an index of other tables\n")  # no table of its own
     (fig / "beta").mkdir(parents=True)
     (fig / "beta" / "f.png").write_bytes(b"\x89PNG\r\n\x1a\n")
     (fig / "beta" / "f.json").write_text(json.dumps({"source": "twin", "notebook": "notebooks/beta/01.ipynb"}))
