@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.hardware.cli",          # run, hardware probe / selftest
     "paperlib.experiments.cli",       # reproduce
     "paperlib.book.cli",              # book build / serve
+    "paperlib.experiments.bearing.cli",  # bearing fit | inspect | twin
 )
 
 
