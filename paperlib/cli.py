@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.estimation.cli",        # identify
     "paperlib.hardware.cli",          # run, hardware probe / selftest
     "paperlib.experiments.cli",       # reproduce
+    "paperlib.book.cli",              # book build / serve
     "paperlib.experiments.bearing.cli",  # bearing fit | inspect | twin
     "paperlib.data.cli",              # data fetch
     "paperlib.estimation.serial_identification",  # serial identify

@@ -21,8 +21,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["FourierTrajectory", "optimise_fourier", "cycloidal", "cycloidal_round_trip", "trapezoidal_plateaus",
-           "PAPER_SPEED_FRACTIONS"]
+__all__ = ["FourierTrajectory", "optimise_fourier", "random_fourier", "cycloidal", "cycloidal_round_trip",
+           "trapezoidal_plateaus", "PAPER_SPEED_FRACTIONS"]
 
 #: plateau speeds of paper 001's friction stage, fractions of the maximum joint speed
 PAPER_SPEED_FRACTIONS: tuple[float, ...] = (0.05, 0.20, 0.40, 0.60, 0.80, 1.00)
@@ -46,6 +46,24 @@ class FourierTrajectory:
     q0: np.ndarray
     a: np.ndarray
     b: np.ndarray
+
+    def __post_init__(self) -> None:
+        a, b = np.atleast_2d(np.asarray(self.a, float)), np.atleast_2d(np.asarray(self.b, float))
+        if a.shape != b.shape:
+            raise ValueError(f"a and b must have the same shape (harmonics, joints); got {a.shape} and {b.shape}")
+        q0 = np.asarray(self.q0, float).reshape(-1)
+        if q0.shape[0] != a.shape[1]:
+            raise ValueError(f"q0 has {q0.shape[0]} joints, a has {a.shape[1]}")
+        if not self.wf > 0:
+            raise ValueError(f"wf must be positive, got {self.wf!r} rad/s")
+        object.__setattr__(self, "a", a)
+        object.__setattr__(self, "b", b)
+        object.__setattr__(self, "q0", q0)
+
+    @property
+    def n(self) -> int:
+        """Number of joints."""
+        return self.a.shape[1]
 
     @property
     def period(self) -> float:
@@ -232,3 +250,31 @@ def trapezoidal_plateaus(
     qdd = np.gradient(qd, dt)
     t = np.arange(qd.size) * dt
     return t, q, qd, qdd, plateau, speed
+
+
+def random_fourier(n: int, harmonics: int = 5, f0: float = 0.1, amplitude: float = 1.0, seed: int = 0,
+                   q0: np.ndarray | None = None) -> FourierTrajectory:
+    """A random eq.-7 excitation (teaching and tests): coefficients uniform in ``[-1, 1]``, scaled so
+    that each joint's peak velocity bound ``sum_l |a_l| + |b_l|`` equals ``amplitude`` [rad/s].
+
+    Parameters
+    ----------
+    n : int
+        Joints.
+    harmonics : int
+        Harmonics N.
+    f0 : float
+        Fundamental frequency [Hz].
+    amplitude : float
+        Peak velocity bound per joint [rad/s].
+    seed : int
+        Random seed.
+    q0 : ndarray, shape (n,), optional
+        Offsets [rad] (default 0).
+    """
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-1, 1, (harmonics, n))
+    b = rng.uniform(-1, 1, (harmonics, n))
+    scale = amplitude / (np.abs(a).sum(0) + np.abs(b).sum(0))[None, :]
+    return FourierTrajectory(wf=2.0 * np.pi * f0, q0=np.zeros(n) if q0 is None else np.asarray(q0, float),
+                             a=a * scale, b=b * scale)

@@ -1,0 +1,74 @@
+"""What ``rules/textbook.smk`` needs: the lessons, their parameters, the code they depend on."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from paperlib.provenance import REPO_ROOT
+
+__all__ = ["load_config", "notebooks", "notebook_params", "code_inputs", "book_code_inputs", "NOTEBOOK_DIR"]
+
+NOTEBOOK_DIR = "notebooks/textbook"
+
+
+def _merge(a: dict, b: Mapping | None) -> dict:
+    out = copy.deepcopy(a)
+    for k, v in (b or {}).items():
+        out[k] = _merge(out.get(k, {}), v) if isinstance(v, Mapping) and isinstance(out.get(k), dict) else copy.deepcopy(v)
+    return out
+
+
+def load_config(path: str | Path = "config/textbook.yaml", override: Mapping | None = None) -> dict[str, Any]:
+    """``config/textbook.yaml`` with a run configuration's ``textbook:`` section merged over it."""
+    p = Path(path)
+    p = p if p.is_absolute() else REPO_ROOT / p
+    try:
+        cfg = yaml.safe_load(p.read_text()) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(f"{p}: cannot read the textbook configuration ({exc})") from exc
+    cfg = _merge(cfg, override)
+    cfg.setdefault("notebooks", {})
+    cfg.setdefault("book", {}).setdefault("papers", "all")
+    return cfg
+
+
+def notebooks(cfg: Mapping[str, Any]) -> list[str]:
+    """Lessons that exist in ``notebooks/textbook/`` and are listed in the configuration, in order.
+
+    Raises
+    ------
+    ValueError
+        A notebook in the folder that the configuration does not list (its outputs would be unknown).
+    """
+    present = sorted(p.stem for p in (REPO_ROOT / NOTEBOOK_DIR).glob("[0-9][0-9]_*.ipynb"))
+    missing = [nb for nb in present if nb not in cfg["notebooks"]]
+    if missing:
+        raise ValueError(f"config/textbook.yaml: list the outputs of {', '.join(missing)} under notebooks:")
+    return [nb for nb in present]
+
+
+def notebook_params(cfg: Mapping[str, Any], nb: str, *, results_dir: str, figures_dir: str) -> dict[str, Any]:
+    """Papermill parameters of a lesson: its output paths, then the configuration's overrides."""
+    spec = cfg["notebooks"].get(nb, {})
+    p = {"figures_dir": figures_dir, "views_dir": f"{results_dir}/views", "results_file": f"{results_dir}/{nb}.json"}
+    p.update(spec.get("params", {}) or {})
+    return p
+
+
+def code_inputs() -> list[str]:
+    """Source files whose change reruns the lessons."""
+    files = ["paperlib/twin/planar_arm.py", "paperlib/control/excitation.py", "paperlib/robots/serial.py",
+             "paperlib/estimation/base_parameters.py", "paperlib/estimation/ewrls.py", "paperlib/signals.py",
+             "paperlib/figures/views.py", "paperlib/figures/io.py"]
+    files += sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "paperlib/experiments/textbook").glob("*.py"))
+    files += sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "paperlib/friction").glob("*.py"))
+    return [f for f in files if (REPO_ROOT / f).is_file()]
+
+
+def book_code_inputs() -> list[str]:
+    """Source files of the site builder."""
+    return sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "paperlib/book").glob("*.py"))

@@ -1,0 +1,110 @@
+# Room `textbook`: the identification course (notebooks/textbook, planar arm twin) and the static site.
+#
+#   notebooks/textbook/NN_*.ipynb (papermill, -f params) -> results/textbook/notebooks, results/textbook/*.json,
+#       figures/textbook/*.png|svg, results/textbook/views/*.html (slider views)
+#   -> results/textbook/paper_comparison.{csv,md}
+#   -> results/book/ (Sphinx + MyST-NB: the course and every room found under results/<slug>/, figures/<slug>/)
+#
+# Configuration: config/textbook.yaml, with the run configuration's `textbook:` section merged over it.
+# `book.papers` (or --config book_papers=...): "all" makes the site wait for every room's targets
+# (PAPER_TARGETS), so `make reproduce` builds the whole site in one pass; "existing" builds it from
+# whatever is there now (config/textbook_only.yaml: the course and its site alone, fast).
+
+import yaml as _tb_yaml
+
+from paperlib.experiments.textbook import pipeline as TB_P
+
+TB_CFG = TB_P.load_config("config/textbook.yaml", _RUN_CFG.get("textbook"))
+TB_RES = f"{RESULTS}/textbook"
+TB_FIG = f"{FIGURES}/textbook"
+TB_NOTEBOOKS = TB_P.notebooks(TB_CFG)
+TB_CODE = TB_P.code_inputs()
+TB_BOOK = f"{RESULTS}/book/index.html"
+TB_BOOK_PAPERS = config.get("book_papers") or TB_CFG["book"]["papers"]
+if TB_BOOK_PAPERS not in ("all", "existing"):
+    raise ValueError(f"textbook: book papers must be 'all' or 'existing', got {TB_BOOK_PAPERS!r}")
+
+
+def _tb_outputs(nb):
+    spec = TB_CFG["notebooks"][nb]
+    return {
+        "executed": f"{TB_RES}/notebooks/{nb}.ipynb",
+        "results": f"{TB_RES}/{nb}.json",
+        "figures": [f"{TB_FIG}/{nb}_{f}.{ext}" for f in spec.get("figures", []) for ext in ("png", "svg", "json")],
+        "views": [f"{TB_RES}/views/{nb}_{v}.{ext}" for v in spec.get("views", []) for ext in ("html", "json")],
+    }
+
+
+TB_COURSE = [p for nb in TB_NOTEBOOKS for k, v in _tb_outputs(nb).items() for p in ([v] if isinstance(v, str) else v)]
+PAPER_TARGETS["textbook"] = TB_COURSE + [f"{TB_RES}/paper_comparison.csv", f"{TB_RES}/paper_comparison.md", TB_BOOK]
+COMPARISONS["textbook"] = f"{TB_RES}/paper_comparison.csv"
+
+
+rule textbook:
+    input:
+        PAPER_TARGETS["textbook"],
+
+
+# Papermill parameters of each lesson (rewritten only when the configuration changes them).
+rule textbook_notebook_params:
+    output:
+        f"{TB_RES}/params/{{nb}}.yaml",
+    wildcard_constraints:
+        nb=r"\d\d_[a-z_]+",
+    params:
+        p=lambda wc: TB_P.notebook_params(TB_CFG, wc.nb, results_dir=TB_RES, figures_dir=TB_FIG),
+    run:
+        with open(output[0], "w") as fh:
+            _tb_yaml.safe_dump(params.p, fh, sort_keys=True)
+
+
+for _nb in TB_NOTEBOOKS:
+    _o = _tb_outputs(_nb)
+
+    rule:
+        name:
+            f"textbook_notebook_{_nb}"
+        input:
+            notebook=f"notebooks/textbook/{_nb}.ipynb",
+            params=f"{TB_RES}/params/{_nb}.yaml",
+            code=TB_CODE,
+        output:
+            executed=_o["executed"],
+            results=_o["results"],
+            figures=_o["figures"],
+            views=_o["views"],
+        log:
+            f"{TB_RES}/logs/{_nb}.log",
+        shell:
+            "MPLBACKEND=Agg {PY} -m papermill {input.notebook} {output.executed} -f {input.params} -k paperlib "
+            "--cwd . --no-progress-bar --log-output > {log} 2>&1"
+
+
+rule textbook_paper_comparison:
+    input:
+        [_tb_outputs(nb)["results"] for nb in TB_NOTEBOOKS],
+    output:
+        csv=f"{TB_RES}/paper_comparison.csv",
+        md=f"{TB_RES}/paper_comparison.md",
+    shell:
+        "{PY} -m paperlib.comparison --paper textbook --results {input} --csv {output.csv} --md {output.md}"
+
+
+def _tb_book_inputs(wc):
+    """The course, its table, the site's code and (book.papers: all) every other room's targets."""
+    out = TB_COURSE + [f"{TB_RES}/paper_comparison.md"] + TB_P.book_code_inputs()
+    if TB_BOOK_PAPERS == "all":
+        out += [t for slug, ts in PAPER_TARGETS.items() if slug != "textbook" for t in ts]
+        out += [c.replace(".csv", ".md") for slug, c in COMPARISONS.items() if slug != "textbook"]
+    return out
+
+
+rule textbook_book:
+    input:
+        _tb_book_inputs,
+    output:
+        TB_BOOK,
+    log:
+        f"{RESULTS}/logs/book.log",
+    shell:
+        "{PY} -m paperlib.book.cli build --results {RESULTS} --figures {FIGURES} --out {RESULTS}/book > {log} 2>&1"

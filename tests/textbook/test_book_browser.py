@@ -1,0 +1,132 @@
+"""The built site in a real browser: every page loads with no JavaScript error and no failed
+resource, every slider view redraws its plot when its slider moves, and a screenshot of each
+page is saved.
+
+Needs the built site (``paperlib reproduce textbook`` writes ``results/book/``; another folder
+with ``PAPERLIB_BOOK=...``) and Debian's ``chromium`` (``PAPERLIB_CHROMIUM=...`` for another
+binary). Marked ``browser``: the default test run deselects it; CI runs ``pytest -m browser``
+after building the site. Screenshots go to ``results/screenshots/book/`` (``PAPERLIB_SHOTS``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from paperlib.book.serve import serve
+from paperlib.figures.views import VIEW_CLASS
+from paperlib.provenance import REPO_ROOT
+
+pytestmark = pytest.mark.browser
+
+SITE = Path(os.environ.get("PAPERLIB_BOOK", REPO_ROOT / "results" / "book"))
+SHOTS = Path(os.environ.get("PAPERLIB_SHOTS", REPO_ROOT / "results" / "screenshots" / "book"))
+# Chromium's own GPU/driver chatter is logged as warnings; errors are what we refuse.
+BAD_CONSOLE_TYPES = {"error"}
+
+
+def _chromium() -> str:
+    exe = os.environ.get("PAPERLIB_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        pytest.fail("no chromium binary: install Debian's chromium (apt-get install -y chromium) "
+                    "or set PAPERLIB_CHROMIUM")
+    return exe
+
+
+def _pages(site: Path) -> list[str]:
+    pages = []
+    for p in sorted(site.rglob("*.html")):
+        rel = p.relative_to(site)
+        if rel.parts[0] in ("_static", "_sources", "_images"):
+            continue
+        pages.append(rel.as_posix())
+    return pages
+
+
+@pytest.fixture(scope="module")
+def site_url():
+    if not (SITE / "index.html").is_file():
+        pytest.fail(f"{SITE}/index.html missing: build the site first (paperlib reproduce textbook)")
+    with serve(SITE) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox", "--disable-dev-shm-usage"])
+        yield b
+        b.close()
+
+
+def _shot_name(page: str) -> str:
+    return page.replace("/", "__").removesuffix(".html") + ".png"
+
+
+def _move_slider_and_compare(pg, frame_el, page: str, k: int) -> tuple[bool, str]:
+    """Move the view's slider one step; True if the plot's canvas pixels changed."""
+    frame = frame_el.content_frame()
+    assert frame is not None, f"{page}: view {k} has no content frame"
+    frame.wait_for_selector("canvas", timeout=30_000)
+    handle = frame.locator(".noUi-handle").first
+    if handle.count() == 0:
+        return False, "no slider handle in the view"
+    canvas = frame.locator("canvas").first
+    canvas.scroll_into_view_if_needed()
+    pg.wait_for_timeout(300)
+    before = canvas.screenshot()
+    handle.focus()
+    frame.page.keyboard.press("ArrowRight")
+    pg.wait_for_timeout(800)
+    after = canvas.screenshot()
+    if after == before:  # at the end of its range the handle cannot move right
+        handle.focus()
+        frame.page.keyboard.press("ArrowLeft")
+        frame.page.keyboard.press("ArrowLeft")
+        pg.wait_for_timeout(800)
+        after = canvas.screenshot()
+    return after != before, ""
+
+
+def test_every_page_loads_cleanly_and_sliders_redraw(site_url, browser):
+    pages = _pages(SITE)
+    assert "index.html" in pages
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    problems: list[str] = []
+    n_views = 0
+    moved: list[str] = []
+    for page in pages:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        pg = ctx.new_page()
+        events: list[str] = []
+        pg.on("console", lambda m, page=page: events.append(f"{page}: console {m.type}: {m.text} "
+                                                              f"({m.location.get('url', '')})")
+              if m.type in BAD_CONSOLE_TYPES else None)
+        pg.on("pageerror", lambda e, page=page: events.append(f"{page}: JavaScript error: {e}"))
+        pg.on("requestfailed", lambda r, page=page: events.append(f"{page}: failed load: {r.url} ({r.failure})"))
+        pg.on("response", lambda r, page=page: events.append(f"{page}: HTTP {r.status}: {r.url}")
+              if r.status >= 400 else None)
+        pg.goto(site_url + page, wait_until="load")
+        # MathJax typesets after load; its promise resolves when the page's math is done.
+        pg.evaluate("() => (window.MathJax && MathJax.startup && MathJax.startup.promise) || null")
+        views = pg.locator(f"iframe.{VIEW_CLASS}")
+        for k in range(views.count()):
+            n_views += 1
+            changed, why = _move_slider_and_compare(pg, views.nth(k).element_handle(), page, k)
+            if changed:
+                moved.append(f"{page}#{k}")
+            else:
+                problems.append(f"{page}: view {k} ({views.nth(k).get_attribute('data-view')}): plot did not change "
+                                f"when its slider moved {why}")
+        pg.wait_for_timeout(500)  # MathJax typesetting
+        pg.screenshot(path=str(SHOTS / _shot_name(page)), full_page=True)
+        problems += events
+        ctx.close()
+    assert not problems, "\n".join(problems)
+    assert n_views >= 1, "no slider view in the site (the course notebooks embed them)"
+    assert moved, "no slider was moved"
