@@ -273,8 +273,8 @@ def random_fourier(n: int, harmonics: int = 5, f0: float = 0.1, amplitude: float
         Offsets [rad] (default 0).
     """
     rng = np.random.default_rng(seed)
-    a = rng.uniform(-1, 1, (harmonics, n))
-    b = rng.uniform(-1, 1, (harmonics, n))
+    a = rng.uniform(-1, 1, (n, harmonics)).T  # drawn joint by joint (the course's lessons quote their numbers)
+    b = rng.uniform(-1, 1, (n, harmonics)).T
     scale = amplitude / (np.abs(a).sum(0) + np.abs(b).sum(0))[None, :]
     return FourierTrajectory(wf=2.0 * np.pi * f0, q0=np.zeros(n) if q0 is None else np.asarray(q0, float),
                              a=a * scale, b=b * scale)
