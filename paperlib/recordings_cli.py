@@ -84,7 +84,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register ``validate`` and ``recordings {verify,list}`` on the ``paperlib`` command."""
-    p = sub.add_parser("validate", help="check recording files against paperlib.recording/1")
+    p = sub.add_parser("validate", help="check recording files against the recording schema (paperlib.recording/2, or /1)")
     p.add_argument("files", nargs="+", metavar="FILE", help="recording (.nc) files")
     p.set_defaults(func=cmd_validate)
 
