@@ -14,6 +14,7 @@ from typing import Callable
 
 BENCH_MODULES: tuple[str, ...] = (
     "paperlib.robots.bench",
+    "paperlib.robots.serial_bench",
     "paperlib.control.bench",
     "paperlib.twin.bench",
     "paperlib.estimation.bench",
