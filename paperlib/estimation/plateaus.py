@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 import numpy as np
-import scipy.signal
 import xarray as xr
 
 from paperlib.friction.polynomial import FrictionModel
+from paperlib.signals import zero_phase_derivatives
 
 __all__ = [
     "EQ4", "GRAVITY_JOINTS", "REFERENCE_FRACTION", "Plateau", "JointFriction",
@@ -127,24 +127,9 @@ class JointFriction:
 # ------------------------------------------------------------------------------------------------
 # kinematics
 # ------------------------------------------------------------------------------------------------
-try:  # schema 2 brings the shared derived-kinematics function
-    from paperlib.signals import zero_phase_derivatives as _zero_phase_derivatives
-except ImportError:  # pragma: no cover - until paperlib.signals lands on main
-    _zero_phase_derivatives = None
-
-
-def _local_zero_phase_derivatives(q: np.ndarray, fs: float, cutoff_hz: float, order: int = 4
-                                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    sos = scipy.signal.butter(order, cutoff_hz, fs=fs, output="sos")
-    qf = scipy.signal.sosfiltfilt(sos, q, axis=0)
-    qd = np.gradient(qf, 1.0 / fs, axis=0)
-    qdd = np.gradient(qd, 1.0 / fs, axis=0)
-    return qf, qd, qdd
-
-
 def derive_kinematics(q: np.ndarray, fs: float, cutoff_hz: float = 10.0
                       ) -> tuple[np.ndarray, np.ndarray]:
-    """Velocity and acceleration from encoder angles (zero-phase Butterworth, order 4).
+    """Velocity and acceleration from encoder angles (:func:`paperlib.signals.zero_phase_derivatives`).
 
     Parameters
     ----------
@@ -163,8 +148,7 @@ def derive_kinematics(q: np.ndarray, fs: float, cutoff_hz: float = 10.0
     q = np.asarray(q, dtype=float)
     if q.ndim == 1:
         q = q[:, None]
-    fn = _zero_phase_derivatives or _local_zero_phase_derivatives
-    _, qd, qdd = fn(q, fs, cutoff_hz)
+    _, qd, qdd = zero_phase_derivatives(q, fs, cutoff_hz)
     return np.asarray(qd), np.asarray(qdd)
 
 

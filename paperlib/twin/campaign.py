@@ -274,14 +274,18 @@ class _Builder:
             self.add(np.repeat(self.last[None, :], m, 0), np.zeros((m, N_JOINTS)), np.zeros((m, N_JOINTS)))
 
     def cycloidal(self, target: np.ndarray, td: float) -> None:
-        """Eqs. 8-10 from the current pose to ``target`` in ``td`` seconds (all joints)."""
+        """Eqs. 8-10 from the current pose to ``target`` in ``td`` seconds (all joints).
+
+        The acceleration is the derivative of eq. 9, ``2 pi dq / td^2 sin(2 pi t / td)``: the
+        paper's eq. 10 as printed lacks the factor pi.
+        """
         q0 = self.last
         dq = np.asarray(target, dtype=float) - q0
         m = max(int(round(td * self.fs)), 1)
         t = (np.arange(1, m + 1) * self.dt)[:, None]
         ph = 2 * np.pi * t / td
         self.add(q0 + dq * (t / td - np.sin(ph) / (2 * np.pi)), dq / td * (1 - np.cos(ph)),
-                 2 * dq / td ** 2 * np.sin(ph))
+                 2 * np.pi * dq / td ** 2 * np.sin(ph))
 
     def trapezoid(self, j: int, h: float, v: float, a: float) -> None:
         """Joint ``j`` moves by ``h`` (sign = direction) cruising at ``v``, accelerating at ``a``."""
@@ -506,17 +510,17 @@ _CACHE: dict[tuple, Any] = {}
 
 
 def tx40_rigid_body() -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
-    """Inverse dynamics of the TX40 (URDF inertials, no friction): (N, 6) states -> (N, 6) [N m]."""
-    from paperlib.robots.serial import SerialArm  # the industrial room's serial arm
+    """Inverse dynamics of the TX40 (``data/robots/tx40.toml``: URDF inertials, no friction).
 
-    arm = SerialArm.from_urdf(TX40_URDF)
-    params = np.zeros(arm.n_params)
-    nominal = arm.nominal_params()
-    params[:len(arm.inertial_names)] = nominal[:len(arm.inertial_names)]
+    Returns
+    -------
+    callable
+        ``(Q, QD, QDD) -> tau``, shapes (N, 6) [rad, rad/s, rad/s^2] -> (N, 6) [N m].
+    """
+    from paperlib.robots.serial import SerialArm
 
-    def rb(Q: np.ndarray, QD: np.ndarray, QDD: np.ndarray) -> np.ndarray:
-        return np.asarray(arm.inverse_dynamics(Q, QD, QDD, params))
-    return rb
+    arm = SerialArm.named("tx40")
+    return lambda Q, QD, QDD: np.asarray(arm.inverse_dynamics(Q, QD, QDD))
 
 
 def simulate_day(params: CampaignParams, spec: DaySpec,
@@ -599,24 +603,13 @@ def simulate_day(params: CampaignParams, spec: DaySpec,
 def day_recording(day: DayResult, writer: str = "paperlib.twin.campaign"):
     """The day as a recording (``source = twin``, truth in the attributes): ``q`` and ``tau_m``.
 
-    Uses the schema-2 writer when present; otherwise a schema-1 recording whose required extra
-    channels hold the prescribed trajectory (``qd``, ``qdd``, setpoints) and ``tau_tgt = tau_m``.
     """
     from paperlib import recordings as R
 
     config = {"twin": "tx40 thermal campaign", "spec": day.spec.__dict__, "params_file": day.truth["params_file"]}
     attrs = {"description": f"TX40 twin, thermal campaign, robot {day.spec.robot} day {day.spec.day}"
              + (" (faulty)" if day.spec.fault else "")}
-    if hasattr(R, "from_arrays"):
-        return R.from_arrays(day.q, sample_rate_hz=day.sample_rate_hz, robot="tx40", source="twin",
-                             channels={"tau_m": day.tau}, torque_side="joint", truth=day.truth,
-                             seed=day.spec.seed, config=config, controller="position",
-                             writer=writer, attrs=attrs)
-    n_cycles = day.q.shape[0] // day.program.q.shape[0]
-    qd = np.tile(day.program.qd, (n_cycles, 1))
-    qdd = np.tile(day.program.qdd, (n_cycles, 1))
-    data = {"q": day.q, "qd": qd, "qdd": qdd, "tau_m": day.tau, "tau_tgt": day.tau,
-            "q_sp": day.q, "qd_sp": qd, "qdd_sp": qdd}
-    return R.make_recording(day.q.shape[0], list(range(1, N_JOINTS + 1)), data, robot="tx40",
-                            source="twin", sample_rate_hz=day.sample_rate_hz, controller="position",
-                            config=config, seed=day.spec.seed, truth=day.truth, attrs=attrs)
+    return R.from_arrays(day.q, sample_rate_hz=day.sample_rate_hz, robot="tx40", source="twin",
+                         channels={"tau_m": day.tau}, torque_side="joint", truth=day.truth,
+                         seed=day.spec.seed, config=config, controller="position",
+                         writer=writer, attrs=attrs)
