@@ -320,14 +320,16 @@ def segment_friction(plateaus: Sequence[Plateau], q: np.ndarray, tau: np.ndarray
         A[r:r + len(i), m + 1] = np.cos(q[i])
         b[r:r + len(i)] = tau[i]
         r += len(i)
-    x, *_ = np.linalg.lstsq(A, b, rcond=None)
+    # normal equations: (m + 2) unknowns, thousands of rows, well conditioned (indicators, sin, cos)
+    x = np.linalg.solve(A.T @ A, A.T @ b)
     return x[:m], x[m:]
 
 
 def plateau_friction(time: np.ndarray, q: np.ndarray, tau: np.ndarray, joints: Sequence[int],
                      fs: float, *, gravity_joints: Sequence[int] = (), cutoff_hz: float = 10.0,
                      reference_fraction: float = REFERENCE_FRACTION, max_gap_s: float = 30.0,
-                     detect: Mapping | None = None) -> dict[int, JointFriction]:
+                     detect: Mapping | None = None, qd: np.ndarray | None = None,
+                     qdd: np.ndarray | None = None) -> dict[int, JointFriction]:
     """Per-segment friction of every joint from angles and drive torques alone.
 
     Parameters
@@ -350,6 +352,8 @@ def plateau_friction(time: np.ndarray, q: np.ndarray, tau: np.ndarray, joints: S
         Plateaus closer than this belong to the same segment [s].
     detect : mapping, optional
         Keyword arguments of :func:`detect_plateaus`.
+    qd, qdd : ndarray, shape (n, n_joint), optional
+        Velocities and accelerations already derived from ``q`` (:func:`derive_kinematics`).
 
     Returns
     -------
@@ -358,7 +362,8 @@ def plateau_friction(time: np.ndarray, q: np.ndarray, tau: np.ndarray, joints: S
     """
     q = np.asarray(q, dtype=float)
     tau = np.asarray(tau, dtype=float)
-    qd, qdd = derive_kinematics(q, fs, cutoff_hz)
+    if qd is None or qdd is None:
+        qd, qdd = derive_kinematics(q, fs, cutoff_hz)
     plats = detect_plateaus(time, qd, qdd, tau, joints, **dict(detect or {}))
     out: dict[int, JointFriction] = {}
     for c, j in enumerate(joints):

@@ -40,7 +40,7 @@ def fit(args: argparse.Namespace) -> int:
         warnings.simplefilter("always")
         try:
             model = fit_recordings(recs, alpha=args.alpha, n_sigma=args.n_sigma, seed=args.seed,
-                                   progress=not args.quiet)
+                                   progress=not args.quiet, maxiter=args.maxiter)
         except ValueError as exc:
             raise SystemExit(f"paperlib thermal fit: {exc}") from None
     for w in caught:
@@ -87,6 +87,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--n-sigma", type=float, default=4.0,
                    help="alarm threshold = max healthy ratio + N standard deviations (default %(default)s)")
     f.add_argument("--seed", type=int, default=0, help="seed of the differential evolution (default %(default)s)")
+    f.add_argument("--maxiter", type=int, default=150,
+                   help="generations of the differential evolution (default %(default)s)")
     f.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     f.set_defaults(func=fit)
     m = ts.add_parser("monitor", help="alarms where friction exceeds the model's prediction")

@@ -34,8 +34,8 @@ def analyse_recording(ds: xr.Dataset, name: str = "<dataset>", cutoff_hz: float 
                       ) -> tuple[dict[int, JointFriction], np.ndarray, float]:
     """Per-segment friction, derived velocities and sample rate of one recording."""
     fs = float(ds.attrs["sample_rate_hz"])
-    jf = recording_friction(ds, name, cutoff_hz=cutoff_hz, **kwargs)
-    qd, _ = derive_kinematics(ds["q"].values, fs, cutoff_hz)
+    qd, qdd = derive_kinematics(ds["q"].values, fs, cutoff_hz)
+    jf = recording_friction(ds, name, cutoff_hz=cutoff_hz, qd=qd, qdd=qdd, **kwargs)
     return jf, qd, fs
 
 
@@ -47,7 +47,7 @@ def _warm_up(r: JointFriction, qd: np.ndarray, fs: float, v_ref: float, label: s
 
 def fit_recordings(recordings: Sequence[tuple[str, xr.Dataset]], *, alpha: float = DEFAULT_ALPHA_PER_K,
                    n_sigma: float = 4.0, seed: int = 0, analysed: Mapping[str, tuple] | None = None,
-                   progress: bool = False, thermal: bool = True) -> dict[str, Any]:
+                   progress: bool = False, thermal: bool = True, maxiter: int = 150) -> dict[str, Any]:
     """Identify the thermal friction model of each joint from healthy warm-up recordings.
 
     Parameters
@@ -64,6 +64,8 @@ def fit_recordings(recordings: Sequence[tuple[str, xr.Dataset]], *, alpha: float
         Name -> result of :func:`analyse_recording`, to skip re-analysing.
     progress : bool
         Show a tqdm bar over joints.
+    maxiter : int
+        Differential-evolution generations.
     thermal : bool
         Identify the thermal model and thresholds (False: friction per cycle and double
         exponentials only).
@@ -112,7 +114,7 @@ def fit_recordings(recordings: Sequence[tuple[str, xr.Dataset]], *, alpha: float
         joints[str(j)] = entry
         if not thermal:
             continue
-        model = ThermalModel(alpha=alpha, seed=seed).fit(runs)
+        model = ThermalModel(alpha=alpha, seed=seed, maxiter=maxiter).fit(runs)
         nominal = float(np.mean([y for _, y in rows]))
         r_th, r_no = [], []
         for t_i, (name, _) in enumerate(recordings):

@@ -545,13 +545,12 @@ def simulate_day(params: CampaignParams, spec: DaySpec,
     """
     fs = params.sample_rate_hz
     n_cycles = int(cycles or params.cycles_per_day)
-    key = (params.path, spec.warming_fraction, n_cycles)
+    key = (params.path, spec.warming_fraction)
     if key not in _CACHE:
         prog = cycle_program(params, spec.warming_fraction)
         rb = rigid_body or tx40_rigid_body()
         tau_rb = rb(prog.q, prog.qd, prog.qdd)
-        _CACHE.clear()
-        _CACHE[key] = (prog, np.asarray(tau_rb, dtype=float))
+        _CACHE[key] = (prog, np.asarray(tau_rb, dtype=float))  # a few programs of 75,000 samples
     prog, tau_rb = _CACHE[key]
     rng = np.random.default_rng(spec.seed)
     f_robot, th_robot = _robot_spread(params, spec.robot)

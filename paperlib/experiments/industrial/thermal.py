@@ -31,7 +31,7 @@ from paperlib.recordings import read_recording, truth as rec_truth, write_record
 from paperlib.twin import campaign as C
 from paperlib.twin.friction import steady_friction
 
-__all__ = ["TRAIN_DAYS", "HELDOUT_DAY", "STEADY_TOL", "simulate_campaign", "load_campaign",
+__all__ = ["TRAIN_DAYS", "HELDOUT_DAY", "STEADY_TOL", "simulate_campaign", "load_campaign", "provenance_block",
            "truth_reference", "analyse_campaign", "steady_cycles"]
 
 TRAIN_DAYS = (1, 2, 3)
@@ -40,6 +40,8 @@ HELDOUT_DAY = 4
 """The healthy day kept out of the identification (the last one)."""
 STEADY_TOL = 0.05
 """Steady state: friction within 5 % of its hot level."""
+DETECTION_WINDOW_MIN = 10.0
+"""The fault counts as detected when alarmed within this time of its onset [min]."""
 
 
 def simulate_campaign(params: C.CampaignParams | None = None, *, cycles: int | None = None,
@@ -268,7 +270,60 @@ def analyse_campaign(datasets: Mapping[str, xr.Dataset], *, progress: bool = Fal
         "fault_delay_thermal_min": anomaly.get("thermal", {}).get("delay_min"),
         "fault_delay_no_thermal_min": anomaly.get("no_thermal", {}).get("delay_min"),
         "fault_separable_no_thermal": anomaly.get("no_thermal", {}).get("separable"),
+        "fault_detected_thermal": bool(
+            anomaly.get("thermal", {}).get("delay_min") is not None
+            and anomaly["thermal"]["delay_min"] <= DETECTION_WINDOW_MIN
+            and healthy_alarms["thermal"] == 0 and anomaly["thermal"]["false_alarms_on_faulty_day"] == 0),
+        "detection_window_min": DETECTION_WINDOW_MIN,
         "healthy_alarms_thermal": healthy_alarms["thermal"],
         "healthy_alarms_no_thermal": healthy_alarms["no_thermal"],
     }
     return results, extras
+
+
+def provenance_block(datasets: Mapping[str, xr.Dataset], files: Sequence[str | Path] = (), *,
+                     notebook: str = "", parameters: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Sidecar / results provenance: the recordings (source, seed, sha256 of files), the commit."""
+    from paperlib import __version__, provenance
+    from paperlib.recordings import sha256_file
+
+    by_stem = {Path(f).stem: Path(f) for f in files}
+    recs = []
+    for n in sorted(datasets):
+        ds = datasets[n]
+        d = {"name": n, "source": str(ds.attrs.get("source")), "seed": ds.attrs.get("seed"),
+             "robot": str(ds.attrs.get("robot"))}
+        if n in by_stem:
+            d["file"] = str(by_stem[n])
+            d["sha256"] = sha256_file(by_stem[n])
+        recs.append(d)
+    sources = sorted({r["source"] for r in recs})
+    return {"notebook": notebook, "git_commit": provenance.git_commit(), "paperlib_version": __version__,
+            "source": "+".join(sources) if sources else "model", "recordings": recs,
+            "parameters": dict(parameters or {})}
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    """``python -m paperlib.experiments.industrial.thermal record --day r1_d1 --output F.nc``."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m paperlib.experiments.industrial.thermal",
+                                 description="Make one day of the TX40 thermal campaign (source = twin).")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record", help="simulate one campaign day and write its recording")
+    r.add_argument("--day", required=True, help="day name: r<robot>_d<day>[_fault], e.g. r1_d1, r2_d5_fault")
+    r.add_argument("--output", required=True, help="recording file to write (.nc)")
+    r.add_argument("--params", default=None, help="campaign TOML (default data/twin/tx40_thermal_campaign.toml)")
+    r.add_argument("--cycles", type=int, default=None, help="cycles per day (default: the TOML's)")
+    args = ap.parse_args(argv)
+    params = C.load_campaign_params(args.params)
+    days = {d.name: d for d in C.campaign_days(params)}
+    if args.day not in days:
+        ap.error(f"unknown day {args.day!r}; known: {', '.join(sorted(days))}")
+    ds = simulate_campaign(params, cycles=args.cycles, days=[days[args.day]])[args.day]
+    write_recording(ds, args.output)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())
