@@ -7,12 +7,12 @@ from pathlib import Path
 TH_DAYS = ["r1_d1", "r1_d2", "r1_d3", "r1_d4", "r2_d1", "r2_d2", "r2_d3", "r2_d4", "r2_d5_fault"]
 TH_REC = f"{RESULTS}/industrial/recordings"
 TH_FIG = f"{FIGURES}/industrial"
-TH_FIGURES = ["table1_time_constants", "fig06_joint3_friction_time", "fig07_all_joints_friction_time",
+TH_FIGURES = ["table1_time_constants", "fig09_parameters_per_cycle", "fig12_robots_and_fault", "fig06_joint3_friction_time", "fig07_all_joints_friction_time",
               "fig10_friction_velocity_cold_hot", "fig11_thermal_model_prediction", "fig13_anomaly_detection"]
 TH_CODE = ["paperlib/twin/campaign.py", "paperlib/twin/thermal.py", "paperlib/twin/friction.py",
            "paperlib/estimation/plateaus.py", "paperlib/estimation/thermal.py",
            "paperlib/estimation/thermal_monitor.py", "paperlib/experiments/industrial/thermal.py",
-           "paperlib/experiments/industrial/thermal_figures.py", "data/twin/tx40_thermal_campaign.toml"]
+           "paperlib/experiments/industrial/thermal_figures.py", "paperlib/experiments/industrial/thermal_inertial.py", "data/twin/tx40_thermal_campaign.toml"]
 
 PAPER_TARGETS.setdefault("industrial", []).extend(
     [f"{RESULTS}/industrial/notebooks/02_thermal_campaign.ipynb", f"{RESULTS}/industrial/02_thermal_campaign.json"]

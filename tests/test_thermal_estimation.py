@@ -158,7 +158,7 @@ def _synthetic_runs(scales, g1=-0.15, g2=-0.25, tau1=150.0, tau2=1500.0, noise=0
 
 def test_thermal_model_recovers_its_own_parameters():
     runs = _synthetic_runs([1.0, 0.6, 0.8], noise=0.0)
-    m = TH.ThermalModel(maxiter=200, seed=1).fit(runs)
+    m = TH.ThermalModel(maxiter=60, popsize=10, seed=1).fit(runs)
     p_ref = np.mean([r.power_first.mean() for r in runs])
     assert m.tau2_s_ == pytest.approx(1500.0, rel=0.05)
     assert m.tau0_ == pytest.approx(3.0, rel=0.01)
@@ -172,7 +172,7 @@ def test_thermal_model_recovers_its_own_parameters():
 
 def test_model_dict_round_trip():
     runs = _synthetic_runs([1.0, 0.6])
-    m = TH.ThermalModel(maxiter=30).fit(runs)
+    m = TH.ThermalModel(maxiter=10, popsize=6).fit(runs)
     m2 = TH.ThermalModel.from_dict(m.to_dict())
     for a in ("tau1_s_", "tau2_s_", "g1_", "g2_", "tau0_"):
         assert getattr(m2, a) == pytest.approx(getattr(m, a), rel=1e-12)

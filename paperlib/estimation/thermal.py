@@ -325,6 +325,46 @@ class WarmUp:
         return float(np.sqrt(np.mean(self.power_first ** 2)))
 
 
+@numba.njit(cache=True)
+def _cost_runs(g1, g2, tau1, tau2, P, nB, tidx, y, nM, block_s, scale, out_t0):  # pragma: no cover - compiled
+    """Sum of squared scaled residuals over runs (see :func:`_run_fit`), cold levels in out_t0."""
+    e1 = math.exp(-block_s / tau1)
+    e2 = math.exp(-block_s / tau2)
+    total = 0.0
+    for r in range(P.shape[0]):
+        m = nM[r]
+        y0 = y[r, 0]
+        t0 = y0
+        G = np.empty(m)
+        for _ in range(2):
+            x1 = 0.0
+            x2 = 0.0
+            k = 0
+            f = t0 / y0
+            for b in range(nB[r]):
+                w = (1.0 + x1 + x2) * P[r, b] * f
+                x1 = e1 * x1 + g1 * (1.0 - e1) * w
+                x2 = e2 * x2 + g2 * (1.0 - e2) * w
+                while k < m and tidx[r, k] == b:
+                    G[k] = x1 + x2
+                    k += 1
+            while k < m:  # segment times after the last block
+                G[k] = x1 + x2
+                k += 1
+            num = 0.0
+            den = 0.0
+            for i in range(m):
+                sv = 1.0 + G[i]
+                num += sv * y[r, i]
+                den += sv * sv
+            t0 = num / den
+        out_t0[r] = t0
+        for i in range(m):
+            e = (y[r, i] - t0 * (1.0 + G[i])) / scale
+            total += e * e
+    return total
+
+
 def _gain_at(G: np.ndarray, t_min: np.ndarray, block_s: float) -> np.ndarray:
     idx = np.clip(np.round(t_min * 60.0 / block_s).astype(int) - 1, 0, G.size - 1)
     return G[idx]
@@ -421,16 +461,28 @@ class ThermalModel:
         def unpack(x: np.ndarray) -> tuple[float, float, float, float]:
             return (x[0] / p_ref, x[1] / p_ref, 60.0 * math.exp(x[2]), 60.0 * math.exp(x[3]))
 
+        # runs packed for the compiled cost (same arithmetic as _run_fit, in one call)
+        R = len(runs)
+        nB = np.array([r.power_first.size for r in runs], dtype=np.int64)
+        nM = np.array([r.friction_ref.size for r in runs], dtype=np.int64)
+        P = np.zeros((R, nB.max()))
+        Y = np.zeros((R, nM.max()))
+        TI = np.full((R, nM.max()), -1, dtype=np.int64)
+        for i, r in enumerate(runs):
+            P[i, :nB[i]] = r.power_first
+            Y[i, :nM[i]] = r.friction_ref
+            ti = np.clip(np.round(r.t_min * 60.0 / r.block_s).astype(np.int64) - 1, 0, nB[i] - 1)
+            if np.any(np.diff(ti) < 0):
+                raise ValueError("thermal model: segment times must increase within a run")
+            TI[i, :nM[i]] = ti
+        block = float(runs[0].block_s)
+        t0buf = np.zeros(R)
+
         def cost(x: np.ndarray) -> float:
             g1, g2, t1, t2 = unpack(x)
             if t1 >= t2:
                 return 1e6 + (t1 - t2)
-            s = 0.0
-            for r in runs:
-                t0, m = _run_fit(r, g1, g2, t1, t2)
-                e = (r.friction_ref - t0 * m) / scale
-                s += float(e @ e)
-            return s
+            return _cost_runs(g1, g2, t1, t2, P, nB, TI, Y, nM, block, scale, t0buf)
 
         # fractional change of each mode at the mean power: between -1.5 (-150 %) and 0
         bounds = [(-1.5, 0.0), (-1.5, 0.0), tuple(np.log(self.tau1_bounds_min)),

@@ -12,7 +12,9 @@ module                      reproduces
                             mix), Fig. 11 (friction predicted by the thermal model, Algorithm 1)
 ``anomaly``                 Fig. 13: the 32 % friction step detected with / without the thermal
                             model, thresholds chosen on healthy days
-``thermal_figures``         the figures of the two modules above
+``thermal_inertial``        Figs. 9 and 12: base parameters identified cycle by cycle (OLS on
+                            each cycle's Fourier segment), both robots and the faulty day
+``thermal_figures``         the figures of the modules above
 ``thermal_comparison``      comparison rows of the thermal campaign
 ``thermal_bench``           bench key ``thermal_campaign_s`` (whole campaign simulated + analysed)
 ==========================  ===================================================================
@@ -24,5 +26,5 @@ PAPER = {
              "Repetitiveness Analysis",
     "status": "partial",
     "builds": "TX40 identification (industrial helper) and the thermal warm-up campaign on a TX40 twin: "
-              "Table 1, Figs. 6, 7, 10, 11, 13",
+              "Table 1, Figs. 6, 7, 9-13",
 }
