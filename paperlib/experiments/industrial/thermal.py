@@ -276,6 +276,8 @@ def analyse_campaign(datasets: Mapping[str, xr.Dataset], *, progress: bool = Fal
             and healthy_alarms["thermal"] == 0 and anomaly["thermal"]["false_alarms_on_faulty_day"] == 0),
         "detection_window_min": DETECTION_WINDOW_MIN,
         "healthy_alarms_thermal": healthy_alarms["thermal"],
+        "heldout_day_alarm_days_thermal": [n for n in healthy_alarm_days["thermal"] if _day_of(n)[1] == HELDOUT_DAY],
+        "heldout_day_alarm_days_no_thermal": [n for n in healthy_alarm_days["no_thermal"] if _day_of(n)[1] == HELDOUT_DAY],
         "healthy_alarms_no_thermal": healthy_alarms["no_thermal"],
     }
     return results, extras
