@@ -99,9 +99,13 @@ def fig09_fig12(curves: Mapping[str, tuple[np.ndarray, np.ndarray]], names: Sequ
         for day, (t, b) in sorted(curves.items()):
             ax.plot(t / 5.0, b[:, i], ".-", ms=3, lw=0.8, label=day,
                     color="tab:purple" if day.endswith("fault") else None)
-        if nominal and p in nominal:
-            ax.axhline(nominal[p], color="k", ls=":", lw=1, label="twin truth (URDF)" if "fv" not in p and "fs" not in p else None)
-        ax.set_title(p, fontsize=9)
+        friction = p.startswith(("fv", "fs"))
+        if nominal and p in nominal and not friction:
+            ax.axhline(nominal[p], color="k", ls=":", lw=1, label="twin truth (URDF)")
+        unit = ("N m s/rad" if p.startswith("fv") else "N m" if p.startswith("fs")
+                else "kg m" if p.startswith("m") else "kg m^2")
+        ax.set_title(p + (" (friction: its truth depends on the temperature)" if friction else ""), fontsize=8)
+        ax.set_ylabel(f"{p} [{unit}]", fontsize=8)
         ax.set_xlabel("cycle")
         ax.grid(alpha=0.3)
     np.atleast_1d(axes)[0].legend(fontsize=6)
