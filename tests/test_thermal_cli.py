@@ -30,6 +30,7 @@ def days(tmp_path_factory):
     return d, paths
 
 
+@pytest.mark.slow  # ~40-70 s here: simulates three 20-min days and fits six joints
 def test_fit_and_monitor(days, capsys):
     d, paths = days
     model = d / "model.json"
@@ -73,8 +74,7 @@ def test_fit_and_monitor(days, capsys):
     assert r[t >= ONSET_S / 60].min() < m["joints"]["1"]["threshold_no_thermal"]
 
 
-def test_clear_errors(days, tmp_path, capsys):
-    d, paths = days
+def test_clear_errors(tmp_path, capsys):
     with pytest.raises(SystemExit, match="no such recording"):
         main(["thermal", "fit", str(tmp_path / "missing.nc")])
     q = np.zeros((500, 1))
@@ -86,4 +86,4 @@ def test_clear_errors(days, tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     with pytest.raises(SystemExit, match="cannot read the model"):
-        main(["thermal", "monitor", "--model", str(bad), str(paths["r1_d1"])])
+        main(["thermal", "monitor", "--model", str(bad), str(p)])
