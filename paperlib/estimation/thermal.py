@@ -157,14 +157,18 @@ def fit_double_exponential(t_min: np.ndarray, y: np.ndarray, *,
             s += 1e3 * (min(x[1], 0.0) ** 2 + min(x[2], 0.0) ** 2)
         return s
 
-    best = (np.inf, 0.0, 0.0)
-    for a in g1:
-        for b in g2:
-            if a >= b:
-                continue
-            c = cost(math.log(a), math.log(b))
-            if c < best[0]:
-                best = (c, math.log(a), math.log(b))
+    # the whole grid at once: batched normal equations of the 3 linear parameters
+    A1, B2 = np.meshgrid(g1, g2, indexing="ij")
+    ok = A1 < B2
+    T1, T2 = A1[ok], B2[ok]
+    A = np.stack([np.ones((T1.size, t.size)), np.exp(-t[None, :] / T1[:, None]),
+                  np.exp(-t[None, :] / T2[:, None])], axis=-1)
+    AtA = np.einsum("gmi,gmj->gij", A, A) + 1e-12 * np.eye(3)
+    x = np.linalg.solve(AtA, np.einsum("gmi,m->gi", A, y)[..., None])[..., 0]
+    r = y[None, :] - np.einsum("gmi,gi->gm", A, x)
+    c = (r * r).sum(axis=1) + 1e3 * (np.minimum(x[:, 1], 0) ** 2 + np.minimum(x[:, 2], 0) ** 2)
+    k = int(np.argmin(c))
+    best = (float(c[k]), math.log(T1[k]), math.log(T2[k]))
     res = scipy.optimize.minimize(lambda p: cost(p[0], p[1]), np.array(best[1:]), method="Nelder-Mead",
                                   options={"xatol": 1e-4, "fatol": 1e-12, "maxiter": 400})
     l1, l2 = (res.x if res.fun <= best[0] else best[1:])
