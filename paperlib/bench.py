@@ -19,6 +19,7 @@ BENCH_MODULES: tuple[str, ...] = (
     "paperlib.twin.bench",
     "paperlib.estimation.bench",
     "paperlib.experiments.bearing.bench",
+    "paperlib.experiments.industrial.thermal_bench",
 )
 
 

@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.data.cli",              # data fetch
     "paperlib.estimation.serial_identification",  # serial identify
     "paperlib.experiments.rrr.cli",   # rrr identify
+    "paperlib.estimation.thermal_cli",  # thermal fit / monitor
 )
 
 

@@ -45,3 +45,8 @@ for _k, _what, _unit in (("fvm6", "motor-6 viscous friction (coupled wrist)", "N
     HEADLINES.append(Headline(
         key=_k, quantity=f"TX40 {_what}, joint side (WLS)", joint="5-6", paper=_B["coupling"][_k], kind="approx",
         unit=_unit, notebook=NB, get=dig("methods", "wls", "coupling", _k), note=NOTES.get(_k, "unknown")))
+
+# The thermal campaign's rows (paper 001's own headline numbers, on the TX40 twin).
+from paperlib.experiments.industrial.thermal_comparison import headlines as _thermal_headlines  # noqa: E402
+
+HEADLINES += _thermal_headlines()

@@ -1,0 +1,607 @@
+"""Thermal friction identification of paper 001 (eqs. 12-16, Algorithm 1, Table 1).
+
+Three estimators, all from the per-cycle friction of :mod:`paperlib.estimation.plateaus` (no
+temperature sensor, no robot model):
+
+* :func:`fit_double_exponential`: friction at the reference speed over time,
+  ``y(t) = y_hot + a1 exp(-t/t1) + a2 exp(-t/t2)`` (the shape of eq. 16), per joint and test,
+  and the "mix" fit through the points of all tests at once (Table 1). ``y(0) / y_hot`` is the
+  cold/hot ratio.
+* :class:`ThermalModel`: the second-order thermal model of eq. 12,
+  ``T(s)/W_f(s) = c1/(s + 1/tau1) + c2/(s + 1/tau2)``, with the friction scale of eq. 14,
+  ``tau_f = tau_0 (1 + alpha (T - T0))``, driven by the friction power ``W_f = tau_f qd`` of the
+  actual motion (Algorithm 1), identified from several warm-up runs with different W_f,rms by
+  scipy's differential evolution with a local polish (the paper used a genetic algorithm).
+* :func:`algorithm1`: the temperature and friction estimate from velocity alone, sample by
+  sample; :meth:`ThermalModel.predict_reference` for the per-cycle friction prediction.
+
+Gauge. Without a temperature measurement, alpha and (c1, c2) enter the friction only through the
+products ``alpha c1`` and ``alpha c2``: scaling alpha by s and c1, c2 by 1/s leaves every
+friction prediction unchanged (the temperature scale itself is not observable from torques).
+The fit therefore identifies ``g_i = alpha c_i tau_i`` (fractional friction change per watt of
+each mode at steady state) and the time constants; ``alpha`` is fixed by a stated value
+(:data:`DEFAULT_ALPHA_PER_K`) and c1, c2 follow. A temperature channel, where a recording has
+one, could fix the gauge; the friction predictions do not depend on it.
+
+Discretisation (Algorithm 1, line 3). The parallel form of eq. 12 is advanced exactly under a
+zero-order hold on W_f: ``x_i(k) = e^{-dt/tau_i} x_i(k-1) + c_i tau_i (1 - e^{-dt/tau_i}) W_f(k)``,
+``T(k) = T0 + x_1(k) + x_2(k)``; eliminating the two modes gives the paper's second-order
+difference equation in T(k-1), T(k-2).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numba
+import numpy as np
+import scipy.optimize
+
+from paperlib.estimation.plateaus import eq4_torque
+
+__all__ = [
+    "DEFAULT_ALPHA_PER_K", "DoubleExpFit", "double_exponential", "fit_double_exponential",
+    "WarmUp", "block_power", "simulate_gain", "algorithm1", "ThermalModel",
+    "friction_ratio", "choose_threshold", "alarms",
+]
+
+DEFAULT_ALPHA_PER_K = -0.01
+"""Gauge of eq. 14 [1/K]: friction falls 1 % per kelvin, so that a 40 K rise (the paper's 15 C
+cold to 50-60 C hot) takes friction down by 40 %, the size of the paper's cold/hot change."""
+
+
+# ------------------------------------------------------------------------------------------------
+# double exponential (Table 1, Figs. 6-7)
+# ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DoubleExpFit:
+    """``y(t) = y_hot + a1 exp(-t/t1) + a2 exp(-t/t2)`` with t1 <= t2 (times in minutes).
+
+    Attributes
+    ----------
+    t1_min, t2_min : float
+        Time constants [min].
+    y_hot, a1, a2 : float
+        Hot level and the two amplitudes [N m].
+    rms : float
+        RMS residual [N m].
+    n : int
+        Points fitted.
+    """
+
+    t1_min: float
+    t2_min: float
+    y_hot: float
+    a1: float
+    a2: float
+    rms: float
+    n: int
+
+    @property
+    def y_cold(self) -> float:
+        """Value at t = 0 [N m]."""
+        return self.y_hot + self.a1 + self.a2
+
+    @property
+    def cold_hot_ratio(self) -> float:
+        """y(0) / y_hot [-]."""
+        return self.y_cold / self.y_hot
+
+    def __call__(self, t_min: np.ndarray) -> np.ndarray:
+        return double_exponential(np.asarray(t_min, dtype=float), self.t1_min, self.t2_min,
+                                  self.y_hot, self.a1, self.a2)
+
+    def as_dict(self) -> dict[str, float]:
+        return {"t1_min": self.t1_min, "t2_min": self.t2_min, "y_hot": self.y_hot, "a1": self.a1,
+                "a2": self.a2, "cold_hot_ratio": self.cold_hot_ratio, "rms": self.rms, "n": self.n}
+
+
+def double_exponential(t_min: np.ndarray, t1: float, t2: float, y_hot: float, a1: float,
+                       a2: float) -> np.ndarray:
+    """Eq. 16's shape [N m] at times ``t_min`` [min]."""
+    return y_hot + a1 * np.exp(-t_min / t1) + a2 * np.exp(-t_min / t2)
+
+
+def _linear_part(t: np.ndarray, y: np.ndarray, t1: float, t2: float
+                 ) -> tuple[np.ndarray, float]:
+    A = np.stack([np.ones_like(t), np.exp(-t / t1), np.exp(-t / t2)], axis=1)
+    x, *_ = np.linalg.lstsq(A, y, rcond=None)
+    r = y - A @ x
+    return x, float(r @ r)
+
+
+def fit_double_exponential(t_min: np.ndarray, y: np.ndarray, *,
+                           t1_bounds: tuple[float, float] | None = None,
+                           t2_bounds: tuple[float, float] = (2.0, 300.0),
+                           grid: int = 40) -> DoubleExpFit:
+    """Least-squares double exponential by variable projection.
+
+    The amplitudes and the hot level are solved linearly for each (t1, t2); (t1, t2) are
+    searched on a log grid (t1 < t2, both amplitudes non-negative: friction falls while the
+    joint warms) and polished by Nelder-Mead on the logs.
+
+    Parameters
+    ----------
+    t_min : ndarray, shape (m,)
+        Times [min] since the start of the test (several tests may be merged: the "mix" fit).
+    y : ndarray, shape (m,)
+        Friction at the reference speed [N m]; m >= 5.
+    t1_bounds, t2_bounds : tuple of float
+        Search ranges [min]. Default t1 range: from half the first time (at least 0.05 min) to
+        15 min: a fast mode much shorter than the first sample is not observable, and would
+        make the extrapolated cold value y(0) explode.
+    grid : int
+        Grid points per time constant.
+
+    Returns
+    -------
+    DoubleExpFit
+    """
+    t = np.asarray(t_min, dtype=float).ravel()
+    y = np.asarray(y, dtype=float).ravel()
+    if t.size != y.size or t.size < 5:
+        raise ValueError(f"double exponential: need >= 5 points, got {t.size} times, {y.size} values")
+    if t1_bounds is None:
+        t1_bounds = (max(0.05, 0.5 * float(t.min())), 15.0)
+    g1 = np.geomspace(*t1_bounds, grid)
+    g2 = np.geomspace(*t2_bounds, grid)
+
+    def cost(l1: float, l2: float) -> float:
+        t1, t2 = math.exp(l1), math.exp(l2)
+        if not (t1_bounds[0] <= t1 <= t1_bounds[1] and t2_bounds[0] <= t2 <= t2_bounds[1]) or t1 >= t2:
+            return np.inf
+        x, s = _linear_part(t, y, t1, t2)
+        if x[1] < 0 or x[2] < 0:  # penalise a rising branch smoothly
+            s += 1e3 * (min(x[1], 0.0) ** 2 + min(x[2], 0.0) ** 2)
+        return s
+
+    # the whole grid at once: batched normal equations of the 3 linear parameters
+    A1, B2 = np.meshgrid(g1, g2, indexing="ij")
+    ok = A1 < B2
+    T1, T2 = A1[ok], B2[ok]
+    A = np.stack([np.ones((T1.size, t.size)), np.exp(-t[None, :] / T1[:, None]),
+                  np.exp(-t[None, :] / T2[:, None])], axis=-1)
+    AtA = np.einsum("gmi,gmj->gij", A, A) + 1e-12 * np.eye(3)
+    x = np.linalg.solve(AtA, np.einsum("gmi,m->gi", A, y)[..., None])[..., 0]
+    r = y[None, :] - np.einsum("gmi,gi->gm", A, x)
+    c = (r * r).sum(axis=1) + 1e3 * (np.minimum(x[:, 1], 0) ** 2 + np.minimum(x[:, 2], 0) ** 2)
+    k = int(np.argmin(c))
+    best = (float(c[k]), math.log(T1[k]), math.log(T2[k]))
+    res = scipy.optimize.minimize(lambda p: cost(p[0], p[1]), np.array(best[1:]), method="Nelder-Mead",
+                                  options={"xatol": 1e-4, "fatol": 1e-12, "maxiter": 400})
+    l1, l2 = (res.x if res.fun <= best[0] else best[1:])
+    t1, t2 = math.exp(l1), math.exp(l2)
+    x, s = _linear_part(t, y, t1, t2)
+    return DoubleExpFit(t1_min=t1, t2_min=t2, y_hot=float(x[0]), a1=float(x[1]), a2=float(x[2]),
+                        rms=math.sqrt(s / t.size), n=int(t.size))
+
+
+# ------------------------------------------------------------------------------------------------
+# second-order thermal model (eqs. 12-15, Algorithm 1)
+# ------------------------------------------------------------------------------------------------
+@numba.njit(cache=True)
+def simulate_gain(p0: np.ndarray, dt: float, g1: float, g2: float, tau1: float, tau2: float
+                  ) -> np.ndarray:  # pragma: no cover - compiled
+    """Friction scale minus one, ``G = alpha (T - T0)``, under eq. 12 with friction feedback.
+
+    Parameters
+    ----------
+    p0 : ndarray, shape (n,)
+        Friction power at T0 (cold friction) held over each step [W].
+    dt : float
+        Step [s].
+    g1, g2 : float
+        ``alpha c_i tau_i`` [1/W]: steady fractional friction change of each mode per watt.
+    tau1, tau2 : float
+        Time constants [s].
+
+    Returns
+    -------
+    ndarray, shape (n,)
+        G after each step (friction at step k uses G of step k-1: Algorithm 1).
+    """
+    e1 = math.exp(-dt / tau1)
+    e2 = math.exp(-dt / tau2)
+    x1 = 0.0
+    x2 = 0.0
+    out = np.empty(p0.shape[0])
+    for k in range(p0.shape[0]):
+        w = (1.0 + x1 + x2) * p0[k]
+        x1 = e1 * x1 + g1 * (1.0 - e1) * w
+        x2 = e2 * x2 + g2 * (1.0 - e2) * w
+        out[k] = x1 + x2
+    return out
+
+
+@numba.njit(cache=True)
+def _algorithm1(qd, dt, k, alpha, c1, c2, tau1, tau2, T0, T_out, f_out):  # pragma: no cover - compiled
+    e1 = math.exp(-dt / tau1)
+    e2 = math.exp(-dt / tau2)
+    x1 = 0.0
+    x2 = 0.0
+    T_prev = T0
+    for i in range(qd.shape[0]):
+        v = qd[i]
+        s = 1.0 if v > 0 else (-1.0 if v < 0 else 0.0)
+        f0 = k[0] * s + k[1] * v + k[2] * v * v * s + k[3] * v * v * v
+        f = (1.0 + alpha * (T_prev - T0)) * f0            # line 1 (eq. 15)
+        w = abs(f * v)                                      # line 2
+        x1 = e1 * x1 + c1 * tau1 * (1.0 - e1) * w           # line 3 (eq. 12, exact ZOH)
+        x2 = e2 * x2 + c2 * tau2 * (1.0 - e2) * w
+        T_prev = T0 + x1 + x2
+        T_out[i] = T_prev
+        f_out[i] = f
+
+
+def algorithm1(qd: np.ndarray, dt: float, k0: np.ndarray, alpha: float, c1: float, c2: float,
+               tau1_s: float, tau2_s: float, T0: float = 20.0) -> tuple[np.ndarray, np.ndarray]:
+    """Estimated gearbox temperature and friction from the joint velocity alone (Algorithm 1).
+
+    Parameters
+    ----------
+    qd : ndarray, shape (n,)
+        Joint velocity [rad/s] at a fixed step.
+    dt : float
+        Step [s].
+    k0 : ndarray, shape (4,)
+        Eq. 4 coefficients at T0.
+    alpha : float
+        Eq. 14 [1/K].
+    c1, c2 : float
+        Eq. 12 residues [K/J].
+    tau1_s, tau2_s : float
+        Eq. 12 time constants [s].
+    T0 : float
+        Initial (rest) temperature [degC].
+
+    Returns
+    -------
+    T : ndarray, shape (n,)
+        Estimated temperature [degC].
+    tau_f : ndarray, shape (n,)
+        Friction (eq. 15) [N m].
+    """
+    qd = np.ascontiguousarray(qd, dtype=float)
+    T = np.empty_like(qd)
+    f = np.empty_like(qd)
+    _algorithm1(qd, float(dt), np.ascontiguousarray(k0, dtype=float), float(alpha), float(c1),
+                float(c2), float(tau1_s), float(tau2_s), float(T0), T, f)
+    return T, f
+
+
+def block_power(qd: np.ndarray, fs: float, k: np.ndarray, block_s: float = 1.0) -> np.ndarray:
+    """Mean friction power of eq. 4 with coefficients ``k`` over consecutive blocks.
+
+    Parameters
+    ----------
+    qd : ndarray, shape (n,)
+        Velocity [rad/s] sampled at ``fs`` [Hz].
+    fs : float
+    k : ndarray, shape (4,)
+    block_s : float
+        Block length [s] (the thermal model's step in the fit).
+
+    Returns
+    -------
+    ndarray, shape (ceil(n / block),)
+        [W].
+    """
+    qd = np.asarray(qd, dtype=float)
+    w = np.abs(eq4_torque(k, qd) * qd)
+    nb = max(int(round(block_s * fs)), 1)
+    pad = (-w.size) % nb
+    if pad:
+        w = np.concatenate([w, np.full(pad, w[-(w.size % nb):].mean() if w.size % nb else 0.0)])
+    return w.reshape(-1, nb).mean(axis=1)
+
+
+@dataclass
+class WarmUp:
+    """One warm-up run of one joint, as the thermal fit sees it.
+
+    Attributes
+    ----------
+    t_min : ndarray, shape (m,)
+        Times of the friction segments [min] since the run started (from rest at T0).
+    friction_ref : ndarray, shape (m,)
+        Measured friction at the reference speed [N m].
+    power_first : ndarray, shape (B,)
+        Block friction power of the motion computed with the first segment's eq. 4 [W].
+    k_first : ndarray, shape (4,)
+        Eq. 4 of the first segment.
+    block_s : float
+        Block length [s].
+    label : str
+    """
+
+    t_min: np.ndarray
+    friction_ref: np.ndarray
+    power_first: np.ndarray
+    k_first: np.ndarray
+    block_s: float = 1.0
+    label: str = ""
+
+    @property
+    def w_rms(self) -> float:
+        """RMS friction power of the run [W] (first-segment friction)."""
+        return float(np.sqrt(np.mean(self.power_first ** 2)))
+
+
+@numba.njit(cache=True)
+def _cost_runs(g1, g2, tau1, tau2, P, nB, tidx, y, nM, block_s, scale, out_t0):  # pragma: no cover - compiled
+    """Sum of squared scaled residuals over runs (see :func:`_run_fit`), cold levels in out_t0."""
+    e1 = math.exp(-block_s / tau1)
+    e2 = math.exp(-block_s / tau2)
+    total = 0.0
+    for r in range(P.shape[0]):
+        m = nM[r]
+        y0 = y[r, 0]
+        t0 = y0
+        G = np.empty(m)
+        for _ in range(2):
+            x1 = 0.0
+            x2 = 0.0
+            k = 0
+            f = t0 / y0
+            for b in range(nB[r]):
+                w = (1.0 + x1 + x2) * P[r, b] * f
+                x1 = e1 * x1 + g1 * (1.0 - e1) * w
+                x2 = e2 * x2 + g2 * (1.0 - e2) * w
+                while k < m and tidx[r, k] == b:
+                    G[k] = x1 + x2
+                    k += 1
+            while k < m:  # segment times after the last block
+                G[k] = x1 + x2
+                k += 1
+            num = 0.0
+            den = 0.0
+            for i in range(m):
+                sv = 1.0 + G[i]
+                num += sv * y[r, i]
+                den += sv * sv
+            t0 = num / den
+        out_t0[r] = t0
+        for i in range(m):
+            e = (y[r, i] - t0 * (1.0 + G[i])) / scale
+            total += e * e
+    return total
+
+
+def _gain_at(G: np.ndarray, t_min: np.ndarray, block_s: float) -> np.ndarray:
+    idx = np.clip(np.round(t_min * 60.0 / block_s).astype(int) - 1, 0, G.size - 1)
+    return G[idx]
+
+
+def _run_fit(w: WarmUp, g1: float, g2: float, tau1: float, tau2: float, iters: int = 2
+             ) -> tuple[float, np.ndarray]:
+    """Cold level tau_0 of one run and the model scale at its segment times (1 + G)."""
+    y = w.friction_ref
+    t0 = float(y[0])
+    for _ in range(iters):
+        G = simulate_gain(w.power_first * (t0 / y[0]), w.block_s, g1, g2, tau1, tau2)
+        s = 1.0 + _gain_at(G, w.t_min, w.block_s)
+        t0 = float(s @ y / (s @ s))
+    return t0, s
+
+
+@dataclass
+class ThermalModel:
+    """Eq. 12 + eq. 14 for one joint, identified from warm-up runs (scikit-learn shape).
+
+    Parameters
+    ----------
+    alpha : float
+        Gauge of eq. 14 [1/K] (see the module docstring).
+    T0 : float
+        Rest temperature at the start of every run [degC].
+    tau1_bounds_min, tau2_bounds_min : tuple of float
+        Search ranges of the time constants [min].
+    seed : int
+        Seed of differential evolution.
+    maxiter, popsize : int
+        Differential evolution settings.
+
+    Attributes
+    ----------
+    tau1_s_, tau2_s_ : float
+        Time constants [s].
+    g1_, g2_ : float
+        ``alpha c_i tau_i`` [1/W].
+    c1_, c2_ : float
+        Residues of eq. 12 in the gauge [K/J].
+    tau0_ : float
+        Mean cold friction at the reference speed over the runs [N m].
+    k0_ : ndarray, shape (4,)
+        Mean cold eq. 4 coefficients.
+    tau0_runs_ : ndarray
+        Cold level of each run [N m].
+    rms_ : float
+        RMS residual over all runs [N m].
+    """
+
+    alpha: float = DEFAULT_ALPHA_PER_K
+    T0: float = 20.0
+    tau1_bounds_min: tuple[float, float] = (0.2, 15.0)
+    tau2_bounds_min: tuple[float, float] = (5.0, 200.0)
+    seed: int = 0
+    maxiter: int = 150
+    popsize: int = 15
+    tau1_s_: float = field(default=float("nan"), init=False)
+    tau2_s_: float = field(default=float("nan"), init=False)
+    g1_: float = field(default=float("nan"), init=False)
+    g2_: float = field(default=float("nan"), init=False)
+    tau0_: float = field(default=float("nan"), init=False)
+    k0_: np.ndarray = field(default_factory=lambda: np.full(4, np.nan), init=False)
+    tau0_runs_: np.ndarray = field(default_factory=lambda: np.zeros(0), init=False)
+    rms_: float = field(default=float("nan"), init=False)
+
+    # -- derived --------------------------------------------------------------------------------
+    @property
+    def c1_(self) -> float:
+        return self.g1_ / (self.alpha * self.tau1_s_)
+
+    @property
+    def c2_(self) -> float:
+        return self.g2_ / (self.alpha * self.tau2_s_)
+
+    # -- fit ------------------------------------------------------------------------------------
+    def fit(self, runs: Sequence[WarmUp]) -> "ThermalModel":
+        """Identify (tau1, tau2, g1, g2) by differential evolution + L-BFGS-B polish.
+
+        Parameters
+        ----------
+        runs : sequence of WarmUp
+            At least two runs, ideally with different W_f,rms.
+        """
+        runs = [r for r in runs if r.friction_ref.size >= 3]
+        if len(runs) < 1:
+            raise ValueError("thermal model: no warm-up run with >= 3 friction segments")
+        p_ref = float(np.mean([r.power_first.mean() for r in runs])) or 1.0
+        ys = np.concatenate([r.friction_ref for r in runs])
+        scale = float(np.mean(np.abs(ys))) or 1.0
+
+        def unpack(x: np.ndarray) -> tuple[float, float, float, float]:
+            return (x[0] / p_ref, x[1] / p_ref, 60.0 * math.exp(x[2]), 60.0 * math.exp(x[3]))
+
+        # runs packed for the compiled cost (same arithmetic as _run_fit, in one call)
+        R = len(runs)
+        nB = np.array([r.power_first.size for r in runs], dtype=np.int64)
+        nM = np.array([r.friction_ref.size for r in runs], dtype=np.int64)
+        P = np.zeros((R, nB.max()))
+        Y = np.zeros((R, nM.max()))
+        TI = np.full((R, nM.max()), -1, dtype=np.int64)
+        for i, r in enumerate(runs):
+            P[i, :nB[i]] = r.power_first
+            Y[i, :nM[i]] = r.friction_ref
+            ti = np.clip(np.round(r.t_min * 60.0 / r.block_s).astype(np.int64) - 1, 0, nB[i] - 1)
+            if np.any(np.diff(ti) < 0):
+                raise ValueError("thermal model: segment times must increase within a run")
+            TI[i, :nM[i]] = ti
+        block = float(runs[0].block_s)
+        t0buf = np.zeros(R)
+
+        def cost(x: np.ndarray) -> float:
+            g1, g2, t1, t2 = unpack(x)
+            if t1 >= t2:
+                return 1e6 + (t1 - t2)
+            return _cost_runs(g1, g2, t1, t2, P, nB, TI, Y, nM, block, scale, t0buf)
+
+        # fractional change of each mode at the mean power: between -1.5 (-150 %) and 0
+        bounds = [(-1.5, 0.0), (-1.5, 0.0), tuple(np.log(self.tau1_bounds_min)),
+                  tuple(np.log(self.tau2_bounds_min))]
+        res = scipy.optimize.differential_evolution(cost, bounds, seed=self.seed, maxiter=self.maxiter,
+                                                    popsize=self.popsize, tol=1e-8, polish=True)
+        self.g1_, self.g2_, self.tau1_s_, self.tau2_s_ = unpack(res.x)
+        t0s, ks = [], []
+        sq, n = 0.0, 0
+        for r in runs:
+            t0, m = _run_fit(r, self.g1_, self.g2_, self.tau1_s_, self.tau2_s_)
+            t0s.append(t0)
+            ks.append(r.k_first * t0 / r.friction_ref[0])
+            e = r.friction_ref - t0 * m
+            sq += float(e @ e)
+            n += e.size
+        self.tau0_runs_ = np.array(t0s)
+        self.tau0_ = float(np.mean(t0s))
+        self.k0_ = np.mean(ks, axis=0)
+        self.rms_ = math.sqrt(sq / n)
+        return self
+
+    # -- predict --------------------------------------------------------------------------------
+    def gain(self, power0: np.ndarray, block_s: float) -> np.ndarray:
+        """``alpha (T - T0)`` after each block for the cold-friction block power ``power0`` [W]."""
+        return simulate_gain(np.ascontiguousarray(power0, dtype=float), float(block_s),
+                             self.g1_, self.g2_, self.tau1_s_, self.tau2_s_)
+
+    def predict_reference(self, qd: np.ndarray, fs: float, t_min: np.ndarray, *,
+                          block_s: float = 1.0, thermal: bool = True) -> np.ndarray:
+        """Friction at the reference speed predicted at times ``t_min`` of a run from rest.
+
+        Parameters
+        ----------
+        qd : ndarray, shape (n,)
+            The joint's velocity over the run [rad/s] (from ``q``), sampled at ``fs`` [Hz].
+        fs : float
+        t_min : ndarray, shape (m,)
+            [min].
+        block_s : float
+            Thermal step [s].
+        thermal : bool
+            With the thermal model (Algorithm 1) or the cold friction held constant.
+
+        Returns
+        -------
+        ndarray, shape (m,)
+            [N m].
+        """
+        t_min = np.asarray(t_min, dtype=float)
+        if not thermal:
+            return np.full(t_min.shape, self.tau0_)
+        G = self.gain(block_power(qd, fs, self.k0_, block_s), block_s)
+        return self.tau0_ * (1.0 + _gain_at(G, t_min, block_s))
+
+    def temperature(self, qd: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray]:
+        """Algorithm 1 over a velocity record: (T [degC], tau_f [N m]), shape (n,) each."""
+        return algorithm1(qd, dt, self.k0_, self.alpha, self.c1_, self.c2_, self.tau1_s_,
+                          self.tau2_s_, self.T0)
+
+    # -- save / restore ---------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {"c1": self.c1_, "c2": self.c2_, "tau1_min": self.tau1_s_ / 60.0,
+                "tau2_min": self.tau2_s_ / 60.0, "alpha": self.alpha, "alpha_c1": self.alpha * self.c1_,
+                "alpha_c2": self.alpha * self.c2_, "T0": self.T0, "tau0": self.tau0_,
+                "k0": [float(x) for x in self.k0_], "tau0_runs": [float(x) for x in self.tau0_runs_],
+                "rms": self.rms_}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "ThermalModel":
+        m = cls(alpha=float(d["alpha"]), T0=float(d.get("T0", 20.0)))
+        m.tau1_s_ = 60.0 * float(d["tau1_min"])
+        m.tau2_s_ = 60.0 * float(d["tau2_min"])
+        m.g1_ = float(d["alpha"]) * float(d["c1"]) * m.tau1_s_
+        m.g2_ = float(d["alpha"]) * float(d["c2"]) * m.tau2_s_
+        m.tau0_ = float(d["tau0"])
+        m.k0_ = np.asarray(d["k0"], dtype=float)
+        m.tau0_runs_ = np.asarray(d.get("tau0_runs", []), dtype=float)
+        m.rms_ = float(d.get("rms", float("nan")))
+        return m
+
+
+# ------------------------------------------------------------------------------------------------
+# anomaly detection (Fig. 13)
+# ------------------------------------------------------------------------------------------------
+def friction_ratio(identified: np.ndarray, predicted: np.ndarray) -> np.ndarray:
+    """Residual as a ratio: identified / predicted friction [-] (1 = as expected)."""
+    return np.asarray(identified, dtype=float) / np.asarray(predicted, dtype=float)
+
+
+def choose_threshold(healthy_ratios: Sequence[np.ndarray], n_sigma: float = 4.0) -> float:
+    """Alarm threshold on the ratio from healthy runs: max(healthy) + n_sigma * std(healthy).
+
+    Parameters
+    ----------
+    healthy_ratios : sequence of ndarray
+        Ratios of the healthy runs.
+    n_sigma : float
+        Margin in standard deviations of the healthy ratios.
+
+    Returns
+    -------
+    float
+        Threshold [-] (a ratio above it raises an alarm).
+    """
+    r = np.concatenate([np.ravel(x) for x in healthy_ratios])
+    r = r[np.isfinite(r)]
+    if r.size == 0:
+        raise ValueError("threshold: no healthy ratio")
+    return float(r.max() + n_sigma * r.std())
+
+
+def alarms(t_min: np.ndarray, ratio: np.ndarray, threshold: float, joint: int) -> list[dict[str, float]]:
+    """Alarms where the ratio exceeds the threshold: list of {joint, time_min, ratio}."""
+    t_min = np.asarray(t_min, dtype=float)
+    ratio = np.asarray(ratio, dtype=float)
+    return [{"joint": int(joint), "time_min": float(t), "ratio": float(r)}
+            for t, r in zip(t_min, ratio) if r > threshold]

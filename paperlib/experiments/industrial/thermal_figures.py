@@ -1,0 +1,237 @@
+"""Figures of the thermal campaign: Figs. 6, 7, 10, 11, 13 and Table 1 of paper 001 (matplotlib).
+
+Every figure is drawn from :func:`paperlib.experiments.industrial.thermal.analyse_campaign`'s
+outputs; titles say ``twin`` (the data are the TX40 twin's), the twin's truth is drawn where it
+exists and the paper's numbers where the paper gives them (Table 1).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from paperlib.estimation.plateaus import eq4_torque
+from paperlib.estimation.thermal import ThermalModel, fit_double_exponential
+from paperlib.recordings import truth as rec_truth
+from paperlib.twin.friction import steady_friction_curve
+
+__all__ = ["TABLE1_PAPER", "fig06_joint_friction", "fig07_all_joints", "fig10_cold_hot",
+           "fig11_prediction", "fig13_anomaly", "table1_figure", "table1_rows"]
+
+#: Table 1 of paper 001 (Robot 1), minutes: rows Test 1..4, Mix; columns joints 1..6.
+TABLE1_PAPER = {
+    "t1": [[2.7225, 0.8660, 0.5744, 3.7650, 0.2517, 0.3447],
+           [2.5567, 0.3759, 0.3843, 3.7030, 0.2517, 8.1392],
+           [1.6965, 0.2764, 1.7228, 2.9969, 2.0369, 3.4120],
+           [2.6349, 0.2411, 1.6935, 2.7938, 0.3501, 2.9116],
+           [2.4465, 0.2949, 0.9172, 3.3109, 0.3254, 7.9114]],
+    "t2": [[35.2402, 16.6674, 22.7429, 25.8915, 20.2852, 12.4031],
+           [38.9724, 18.2785, 24.5982, 25.7891, 20.2852, 27.4701],
+           [35.1088, 17.0822, 24.1063, 22.4337, 21.1967, 25.4714],
+           [33.0730, 18.1980, 23.3652, 22.8253, 21.9113, 19.5745],
+           [35.4424, 17.0107, 23.7187, 24.0566, 20.6529, 32.5835]],
+}
+
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _days(extras: Mapping[str, Any], robot: int, faulty: bool = False) -> list[str]:
+    return sorted(n for n in extras["analysed"] if n.startswith(f"r{robot}_") and n.endswith("_fault") == faulty)
+
+
+def fig06_joint_friction(extras: Mapping[str, Any], robot: int = 1, joint: int = 3):
+    """Fig. 6: friction of one joint at 60 % of its fastest plateau over the cycles, each day."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    t1 = extras["table1"][robot]["joints"][str(joint)]
+    rows = np.array(t1["friction_ref"])
+    idx = np.array(t1["cycle_test"])
+    colors = plt.cm.viridis(np.linspace(0, 0.85, len(t1["tests"])))
+    tt = np.linspace(0, rows[:, 0].max(), 400)
+    for i, test in enumerate(t1["tests"]):
+        sel = idx == i
+        ax.plot(rows[sel, 0], rows[sel, 1], "o", ms=4, color=colors[i], label=f"{test['file']}: identified (eq. 4 at 60 %)")
+        f = fit_double_exponential(rows[sel, 0], rows[sel, 1])
+        ax.plot(tt, f(tt), "-", lw=1, color=colors[i],
+                label=f"double exp.: t1 {f.t1_min:.1f}, t2 {f.t2_min:.1f} min, cold/hot {f.cold_hot_ratio:.2f}")
+        tr = extras["truth_fits"][(robot, test["file"], joint)]
+        ax.plot(tr[0], tr[1], "x", ms=4, color=colors[i], alpha=0.6)
+    ax.plot([], [], "kx", label="twin truth (noise-free friction)")
+    ax.set_xlabel("time since the start of the test [min]")
+    ax.set_ylabel(f"joint {joint} friction at {t1['v_ref']:.2f} rad/s [N m]")
+    ax.set_title(f"Fig. 6 (TX40 twin, robot {robot}): joint {joint} friction at 60 % speed while warming")
+    ax.legend(fontsize=6.5, loc="upper right")
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def fig07_all_joints(extras: Mapping[str, Any], robot: int = 1):
+    """Fig. 7: friction at 60 % speed of the six joints, every test, and the mix fit."""
+    plt = _plt()
+    fig, axes = plt.subplots(2, 3, figsize=(11, 6), sharex=True)
+    for ax, (js, m) in zip(axes.ravel(), sorted(extras["table1"][robot]["joints"].items(), key=lambda x: int(x[0]))):
+        rows = np.array(m["friction_ref"])
+        idx = np.array(m["cycle_test"])
+        for i, test in enumerate(m["tests"]):
+            sel = idx == i
+            ax.plot(rows[sel, 0], rows[sel, 1], ".", ms=4, label=test["file"])
+        tt = np.linspace(0, rows[:, 0].max(), 300)
+        mix = fit_double_exponential(rows[:, 0], rows[:, 1])
+        ax.plot(tt, mix(tt), "k-", lw=1.2, label=f"mix: t1 {mix.t1_min:.1f}, t2 {mix.t2_min:.1f} min")
+        ax.set_title(f"joint {js} (at {m['v_ref']:.2f} rad/s)", fontsize=9)
+        ax.set_ylabel("friction [N m]", fontsize=8)
+        ax.legend(fontsize=6)
+        ax.grid(alpha=0.3)
+    for ax in axes[-1]:
+        ax.set_xlabel("time [min]")
+    fig.suptitle(f"Fig. 7 (TX40 twin, robot {robot}): friction at 60 % of the fastest plateau, 4 test days")
+    fig.tight_layout()
+    return fig
+
+
+def fig10_cold_hot(extras: Mapping[str, Any], datasets: Mapping[str, Any], robot: int = 1, day: str | None = None):
+    """Fig. 10: friction versus velocity in the first (cold) and last (hot) cycle, six joints."""
+    plt = _plt()
+    day = day or _days(extras, robot)[0]
+    jf_all = extras["analysed"][day][0]
+    tr = rec_truth(datasets[day])
+    T = np.asarray(tr["temperature_inner_degC"])
+    step = float(tr["temperature_inner_step_s"])
+    fig, axes = plt.subplots(2, 3, figsize=(11, 6))
+    for ax, j in zip(axes.ravel(), sorted(jf_all)):
+        jf = jf_all[j]
+        vmax = np.abs(jf.levels[0][:, 0]).max()
+        v = np.linspace(-vmax, vmax, 200)
+        for s, lab, col in ((0, "cold (cycle 1)", "tab:blue"), (-1, "hot (last cycle)", "tab:red")):
+            lv = jf.levels[s]
+            ax.plot(lv[:, 0], lv[:, 1], "o", ms=3.5, color=col, label=f"{lab}: plateaus")
+            ax.plot(v, eq4_torque(jf.k[s], v), "-", lw=1, color=col, label="eq. 4 fit")
+            Tj = float(np.interp(jf.time_s[s], np.arange(T.shape[0]) * step, T[:, j - 1]))
+            ax.plot(v, steady_friction_curve(v, np.asarray(tr["friction_rows"][j - 1]), Tj), ":", color=col,
+                    lw=1.2, label=f"truth at {Tj:.0f} C")
+        ax.set_title(f"joint {j}", fontsize=9)
+        ax.set_xlabel("velocity [rad/s]", fontsize=8)
+        ax.set_ylabel("friction [N m]", fontsize=8)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=5.5)
+    fig.suptitle(f"Fig. 10 (TX40 twin, {day}): friction vs velocity, cold and hot (gravity removed by eq. 11 on joints 2, 3)")
+    fig.tight_layout()
+    return fig
+
+
+def fig11_prediction(extras: Mapping[str, Any], datasets: Mapping[str, Any], robot: int = 1, joint: int = 1,
+                     day: str | None = None):
+    """Fig. 11: friction predicted by the thermal model (Algorithm 1) on the held-out day."""
+    plt = _plt()
+    day = day or _days(extras, robot)[-1]
+    mon = extras["monitors"][day]
+    pj = mon["thermal"]["joints"][str(joint)]
+    pn = mon["no_thermal"]["joints"][str(joint)]
+    m = extras["models"][robot]["joints"][str(joint)]
+    model = ThermalModel.from_dict(m)
+    jf, qd, fs = extras["analysed"][day]
+    labels = [int(x) for x in extras["datasets"][day]["joint"].values]
+    T_est, _ = model.temperature(qd[:, labels.index(joint)], 1.0 / fs)
+    tr = rec_truth(datasets[day])
+    T = np.asarray(tr["temperature_inner_degC"])[:, joint - 1]
+    t_T = np.arange(T.size) * float(tr["temperature_inner_step_s"]) / 60.0
+    fig, (a, b) = plt.subplots(2, 1, figsize=(7.5, 6.5), sharex=True)
+    a.plot(pj["time_min"], pj["friction_ref"], "ko", ms=4, label="identified from the plateaus")
+    a.plot(pj["time_min"], pj["predicted"], "-", color="tab:red", label="predicted: thermal model (Algorithm 1)")
+    a.plot(pn["time_min"], pn["predicted"], "--", color="tab:gray", label="predicted: no thermal model (nominal)")
+    a.set_ylabel(f"joint {joint} friction at {m['v_ref']:.2f} rad/s [N m]")
+    a.set_title(f"Fig. 11 (TX40 twin, held-out {day}): friction predicted from velocity alone")
+    a.legend(fontsize=7)
+    a.grid(alpha=0.3)
+    n = T_est.size
+    ts = np.arange(0, n, max(int(fs), 1))
+    b.plot(ts / fs / 60.0, T_est[ts], "-", color="tab:red", lw=1,
+           label=f"Algorithm 1 estimate (gauge alpha = {m['alpha']:g} /K)")
+    b.plot(t_T, T, "-", color="k", lw=0.8, label="twin truth: inner gearbox node")
+    b.set_xlabel("time [min]")
+    b.set_ylabel("temperature [degC]")
+    b.legend(fontsize=7)
+    b.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def fig13_anomaly(extras: Mapping[str, Any], results: Mapping[str, Any]):
+    """Fig. 13: friction ratio identified/predicted on the faulty day, with and without thermal model."""
+    plt = _plt()
+    an = results["anomaly"]
+    day, j = an["day"], str(an["joint"])
+    robot = int(day.split("_")[0][1:])
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for ax, kind, title in ((axes[0], "thermal", "with the thermal model"), (axes[1], "no_thermal", "without it")):
+        for n in _days(extras, robot):
+            pj = extras["monitors"][n][kind]["joints"][j]
+            ax.plot(pj["time_min"], pj["ratio"], "-", color="0.7", lw=0.8)
+        ax.plot([], [], "-", color="0.7", label=f"healthy days of robot {robot}")
+        pj = extras["monitors"][day][kind]["joints"][j]
+        ax.plot(pj["time_min"], pj["ratio"], "o-", color="tab:purple", ms=3.5, lw=1, label=f"{day} (fault)")
+        ax.axhline(pj["threshold"], color="tab:red", ls="--", label=f"threshold {pj['threshold']:.3f} (healthy days 1-3)")
+        ax.axvline(an["onset_min"], color="k", ls=":", label=f"fault onset {an['onset_min']:.0f} min (x{an['factor']:.2f})")
+        al = [a for a in extras["monitors"][day][kind]["alarms"] if str(a["joint"]) == j]
+        if al:
+            ax.plot([a["time_min"] for a in al], [a["ratio"] for a in al], "rv", ms=6, label="alarms")
+        d = an[kind]["delay_min"]
+        ax.set_title(f"{title}: first alarm " + ("none" if d is None else f"{d:.1f} min after onset"), fontsize=9)
+        ax.set_xlabel("time [min]")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=6.5)
+    axes[0].set_ylabel(f"joint {j} friction: identified / predicted [-]")
+    fig.suptitle("Fig. 13 (TX40 twin): friction-anomaly detection, a 32 % friction step on joint 1")
+    fig.tight_layout()
+    return fig
+
+
+def table1_rows(extras: Mapping[str, Any], robot: int = 1) -> list[dict[str, Any]]:
+    """Table 1 of the twin: t1, t2 per joint per test and mix (+ truth and the paper's)."""
+    out = []
+    t1m = extras["table1"][robot]["joints"]
+    for js in sorted(t1m, key=int):
+        m = t1m[js]
+        j = int(js)
+        for i, test in enumerate(m["tests"] + [{"file": "mix", "t1_min": m["t1_min"], "t2_min": m["t2_min"],
+                                                 "cold_hot_ratio": m["cold_hot_ratio"]}]):
+            row = {"joint": j, "test": test["file"], "t1_min": test["t1_min"], "t2_min": test["t2_min"],
+                   "cold_hot_ratio": test["cold_hot_ratio"]}
+            if i < len(TABLE1_PAPER["t1"]):
+                row["paper_t1_min"] = TABLE1_PAPER["t1"][i if test["file"] != "mix" else 4][j - 1]
+                row["paper_t2_min"] = TABLE1_PAPER["t2"][i if test["file"] != "mix" else 4][j - 1]
+            out.append(row)
+    return out
+
+
+def table1_figure(extras: Mapping[str, Any], robot: int = 1):
+    """Table 1 drawn: t1 and t2 per joint, the twin's tests and mix beside the paper's."""
+    plt = _plt()
+    rows = table1_rows(extras, robot)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, key in zip(axes, ("t1", "t2")):
+        for j in range(1, 7):
+            tw = [r[f"{key}_min"] for r in rows if r["joint"] == j and r["test"] != "mix"]
+            mx = [r[f"{key}_min"] for r in rows if r["joint"] == j and r["test"] == "mix"]
+            pp = [TABLE1_PAPER[key][i][j - 1] for i in range(4)]
+            ax.plot(np.full(len(tw), j - 0.12), tw, "o", color="tab:blue", ms=4, label="twin, tests" if j == 1 else None)
+            ax.plot([j - 0.12], mx, "D", color="navy", ms=6, mfc="none", label="twin, mix" if j == 1 else None)
+            ax.plot(np.full(4, j + 0.12), pp, "s", color="tab:orange", ms=4, label="paper (EFORT robot 1), tests" if j == 1 else None)
+            ax.plot([j + 0.12], [TABLE1_PAPER[key][4][j - 1]], "D", color="darkorange", ms=6, mfc="none",
+                    label="paper, mix" if j == 1 else None)
+        ax.set_xticks(range(1, 7))
+        ax.set_xlabel("joint")
+        ax.set_ylabel(f"{key} [min]")
+        if key == "t1":
+            ax.set_yscale("log")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(f"Table 1 (TX40 twin robot {robot} vs the paper's EFORT robot 1): double-exponential time constants")
+    fig.tight_layout()
+    return fig
