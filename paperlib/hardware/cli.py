@@ -87,7 +87,7 @@ def add_parser(subparsers: Any) -> None:
     st.add_argument("--emulator-cpu", default="auto", help="CPU for the emulator ('auto': the first; 'none')")
     st.add_argument("--lockstep", action="store_true",
                     help="host-independent mode for shared machines (CI): the emulated robot advances one control "
-                         "cycle per frame, frames may take 2 ms, the IMU may be 0.5 s old and 400 bad cycles in a "
+                         "cycle per frame, replies may take 50 ms, the IMU may be 0.5 s old and 400 bad cycles in a "
                          "row are tolerated, so a stalled host makes the run late, never different")
     st.add_argument("--quiet", action="store_true", help="print only the JSON summary")
     st.set_defaults(func=cmd_selftest)

@@ -133,11 +133,13 @@ class EmulatorProcess:
             pass
 
 
-#: Link thresholds of the host-independent mode (``paperlib hardware selftest --lockstep``, the tests): a
-#: frame may take 2 ms, the IMU may be 0.5 s old, 400 bad cycles in a row, the drive's watchdog 1 s.
-#: Wide enough that host stalls (measured up to ~50 ms on a 2-core VM with another process keeping a
-#: core busy) never trip them; finite, so lasting faults (a pulled cable, a dead board) still stop the run.
-LOCKSTEP_LINK: dict[str, Any] = {"receive_timeout_s": 2e-3, "max_imu_age_s": 0.5, "max_lost_frames": 400,
+#: Link thresholds of the host-independent mode (``paperlib hardware selftest --lockstep``, the tests): the
+#: master waits up to 50 ms for each reply (in lock-step a lost frame would be a cycle the robot did not
+#: move: it must not happen because the host was busy), the IMU may be 0.5 s old, 400 bad cycles in a
+#: row, the drive's watchdog 1 s. Wide enough that host stalls (measured up to ~50 ms on a 2-core VM with
+#: another process keeping a core busy) never trip them; finite, so lasting faults (a pulled cable, a dead
+#: board) still stop the run.
+LOCKSTEP_LINK: dict[str, Any] = {"receive_timeout_s": 0.05, "max_imu_age_s": 0.5, "max_lost_frames": 400,
                                  "pd_watchdog_s": 1.0}
 
 
