@@ -10,9 +10,14 @@ Modules
 -------
 ``base``        the protocols and small shared helpers
 ``polynomial``  the paper-000 polynomials of Table 4 and their compiled regressor row (eqs. 8-13)
+``coulomb_viscous``  Coulomb + viscous (the first-order odd polynomial, as a law object)
+``lugre``       Stribeck level, shear-thinning viscous term, thermal scaling and LuGre dynamics
+                (the twins' truth; compiled scalar kernels plus :class:`StribeckLaw`, :class:`LuGreLaw`)
 """
 
 from paperlib.friction.base import FrictionLaw, LinearFrictionLaw
+from paperlib.friction.coulomb_viscous import CoulombViscous
+from paperlib.friction.lugre import LuGreLaw, StribeckLaw
 from paperlib.friction.polynomial import (
     SIDE_NEGATIVE,
     SIDE_POSITIVE,
@@ -27,6 +32,9 @@ from paperlib.friction.polynomial import (
 )
 
 __all__ = [
+    "CoulombViscous",
+    "LuGreLaw",
+    "StribeckLaw",
     "FrictionLaw",
     "LinearFrictionLaw",
     "SIDE_NEGATIVE",

@@ -21,7 +21,7 @@ import numpy as np
 from paperlib._jit import rt_njit
 from paperlib.kernels import five_bar as K
 from paperlib.twin import drives as dr
-from paperlib.twin import friction as fr
+from paperlib.friction import lugre as fr
 from paperlib.twin import imu as im
 from paperlib.twin import thermal as th
 

@@ -11,7 +11,7 @@ One compiled loop runs every 4 kHz control cycle exactly as the rig would:
    torque, times the gear ratio, is held over the step;
 4. **plant**: the closed-chain dynamics ``M qdd = Q_m + Q_F - C qd`` (generated kernels) are
    advanced by one RK4 step of 1/4000 s with the generalized forces held over the step.
-   The LuGre friction torques of the five joints (:mod:`paperlib.twin.friction`) are evaluated
+   The LuGre friction torques of the five joints (:mod:`paperlib.friction.lugre`) are evaluated
    at the step's start and held; the bristle states are then advanced with the exact
    frozen-velocity update, which is stable at any step (the LuGre equation is stiff at high
    speed). Because the applied forces are held, the work they do over a step is exactly
@@ -48,7 +48,7 @@ from paperlib.control.trajectories import (
 from paperlib.kernels import five_bar as K
 from paperlib.robots.five_bar import FiveBar
 from paperlib.twin import drives as dr
-from paperlib.twin import friction as fr
+from paperlib.friction import lugre as fr
 from paperlib.twin import imu as im
 from paperlib.twin import thermal as th
 from paperlib.twin.plant import plant_forces, plant_heat, plant_rk4, solve2
@@ -222,8 +222,7 @@ def _truth_dict(tp: dr.TwinParams, drv: np.ndarray, robot: FiveBar, therm_x: np.
 
 def true_friction_curve(truth: dict[str, Any], joint: int, v: np.ndarray, temperature_C: float) -> np.ndarray:
     """The twin's true steady friction torque of joint ``joint`` (1-based) [N m] at v [rad/s]."""
-    row = np.asarray(truth["friction"][joint - 1], dtype=float)
-    return np.array([fr.steady_friction(float(x), row, float(temperature_C)) for x in np.asarray(v, float)])
+    return fr.StribeckLaw.from_row(truth["friction"][joint - 1]).torque(np.asarray(v, float), float(temperature_C))
 
 
 def simulate(
