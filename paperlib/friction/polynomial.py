@@ -130,6 +130,19 @@ def shape_function(v: float, k: int, side: int) -> float:  # pragma: no cover - 
 
 
 @rt_njit
+def joint_friction(theta, cols, offset, joint, v):  # pragma: no cover - compiled
+    """Identified friction torque of one relative joint (0-based) at velocity v [N m, resisting].
+
+    ``theta[offset + c]`` is the coefficient of column ``c`` of ``cols``.
+    """
+    f = 0.0
+    for c in range(cols.shape[0]):
+        if cols[c, 0] == joint:
+            f += theta[offset + c] * shape_function(v, cols[c, 1], cols[c, 2])
+    return f
+
+
+@rt_njit
 def friction_regressor(D_ups, ups_d, cols, Y, offset):  # pragma: no cover - compiled
     """Write Y_F columns into ``Y[:, offset:offset + n_cols]``.
 

@@ -60,6 +60,13 @@ class FiveBar:
     description: dict = field(repr=False)
     n_joints: int = 2
 
+    @property
+    def kernels(self):
+        """The kernel set the generic controller and plant call (:mod:`paperlib.robots.kernel_sets`)."""
+        from paperlib.robots.kernel_sets import FIVE_BAR
+
+        return FIVE_BAR
+
     # -- construction ---------------------------------------------------------------------------
     @classmethod
     def default(cls) -> "FiveBar":

@@ -111,10 +111,10 @@ def _simulate_loop(
     meas = scratch[12]
     imu_out = scratch[13]
     psid0 = scratch[14]
-    theta = ctl_arrays[6]
+    theta = ctl_arrays[ctl.A_THETA]
     n_pi = theta.shape[0]
-    parts = ctl_arrays[23]
-    tau_tgt = ctl_arrays[24]
+    parts = ctl_arrays[ctl.A_PARTS]
+    tau_tgt = ctl_arrays[ctl.A_TAU_TGT]
     for k in range(k_begin, k_end):
         t = k * dt
         # dynamics at the step start: M, C qd, D_psi, psi_dot; the acceleration the IMU feels
