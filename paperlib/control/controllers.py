@@ -62,6 +62,24 @@ class StepStatus(enum.IntEnum):
         }.get(self, self.name.lower())
 
 
+class ControlFault(RuntimeError):
+    """The control step returned a fault status (zero torque): the run must stop safely."""
+
+    def __init__(self, status: StepStatus, detail: str = "") -> None:
+        self.status = StepStatus(status)
+        super().__init__(self.status.describe() + (f": {detail}" if detail else ""))
+
+
+def nonfinite_channels(values: dict[str, np.ndarray]) -> str:
+    """Name the non-finite entries of a cycle's inputs, e.g. ``"qd[1] = nan"`` (1-based joints)."""
+    out = []
+    for name, arr in values.items():
+        a = np.atleast_1d(np.asarray(arr, dtype=float))
+        for j in np.flatnonzero(~np.isfinite(a)):
+            out.append(f"{name}[{int(j) + 1}] = {a[j]}")
+    return ", ".join(out) or "the command"
+
+
 #: Status of a cycle whose update was held back (:meth:`Controller.hold_estimation`).
 EST_HELD = int(StepStatus.HELD)
 #: Rows of :attr:`Controller.meas` (``M_Q`` ...), from the table.
@@ -320,3 +338,15 @@ class Controller:
         """
         self.last_status = control_step_packed(t, self.meas, self.fbuf, self.ibuf, self.lay)
         return self.tau_tgt
+
+    def fault(self) -> ControlFault | None:
+        """The :class:`ControlFault` of the last step (naming the non-finite inputs), or None."""
+        st = StepStatus(self.last_status)
+        if not st.is_fault:
+            return None
+        detail = ""
+        if st is StepStatus.NONFINITE:
+            n, nd = self.robot.n_joints, self.n_drives
+            detail = nonfinite_channels({name: self.meas[r, :(nd if name == "tau" else n)]
+                                         for r, (name, _, _) in enumerate(MEAS_ROWS)})
+        return ControlFault(st, detail)

@@ -76,6 +76,7 @@ from typing import Any, Callable, Literal, Mapping, Protocol, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from paperlib.control.controllers import ControlFault
 from paperlib.rig import Measurement, Rig, RigFault
 
 __all__ = [
@@ -533,6 +534,8 @@ def run_loop(
         stop_reason = "interrupted"
     except RigFault as exc:
         fault = f"rig fault during {phase}: {exc} (cycle {i}, t = {t:.6f} s)"
+    except ControlFault as exc:
+        fault = f"{exc} (cycle {i}, t = {t:.6f} s)"
     except BaseException as exc:  # noqa: BLE001 - safe stop first, then re-raise
         fault = f"{type(exc).__name__} during {phase}: {exc} (cycle {i}, t = {t:.6f} s)"
         stop_reason = "error"

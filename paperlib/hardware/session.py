@@ -43,6 +43,7 @@ from typing import Any, Callable
 import numpy as np
 
 from paperlib.control import controllers as ctl
+from paperlib.control.step import ST_NONFINITE, ST_SETPOINT_INVALID
 from paperlib.hardware.loop import Limits, LoopStats, Watchdog, run_loop
 from paperlib.rig import Measurement, Rig, RigFault
 
@@ -147,7 +148,10 @@ class ControlStep:
             self.holds += 1
             self.c.hold_estimation(self.hold_cycles)
         tau = self.c.step(t)
-        self.status[()] = self.c.last_status
+        st = self.c.last_status
+        self.status[()] = st
+        if st == ST_NONFINITE or st == ST_SETPOINT_INVALID:
+            raise self.c.fault()  # zero torque was commanded; the loop stops safely and records why
         return tau
 
 

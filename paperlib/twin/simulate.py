@@ -38,6 +38,7 @@ import xarray as xr
 
 from paperlib._jit import rt_njit
 from paperlib.control import controllers as ctl
+from paperlib.control.step import ST_NONFINITE, ST_SETPOINT_INVALID
 from paperlib.estimation.imu_calibration import N_IC, IC_DELAY, calibrate_imu_extended, identity_conversion, imu_to_joint
 from paperlib.control.trajectories import (
     TABLE3_BOUNDS,
@@ -58,6 +59,8 @@ SAMPLE_RATE_HZ = 4000.0
 # carried loop state (one float array, so a run can be simulated in chunks)
 ST_Q, ST_QD, ST_Z, ST_QA, ST_TAU_REP, ST_TAU_ACT, ST_W_MOTOR, ST_W_FRIC = 0, 2, 4, 9, 11, 13, 15, 16
 N_LOOP_STATE = 17
+#: Loop status of a control-step fault: LOOP_CONTROL_FAULT - step status (kernel statuses are small > 0).
+LOOP_CONTROL_FAULT = 100
 #: Cycles per call of the compiled loop when a progress bar is shown (5 s of robot time).
 CHUNK = 20000
 
@@ -78,7 +81,7 @@ def _simulate_loop(
     k_begin, k_end, st, prm, q_sp, qd_sp, qdd_sp,
     fric, fric_scale_t, fric_scale, therm_disc, therm_x, T_amb,
     drv, drv_state, imu_p, link_p, imu_state, imu_keys, lever_nominal, imu_conv, enc_step,
-    ctl_arrays,
+    ctl_arrays, inject_k, inject_j,
     decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth, scratch,
 ):  # pragma: no cover - compiled
     """Closed-loop cycles ``k_begin .. k_end - 1``; returns (status, k_stop). See the module docstring.
@@ -134,8 +137,14 @@ def _simulate_loop(
             meas[ctl.M_Q_SP, j] = q_sp[k, j]
             meas[ctl.M_QD_SP, j] = qd_sp[k, j]
             meas[ctl.M_QDD_SP, j] = qdd_sp[k, j]
+        if k == inject_k:  # fault injection (tests): one non-finite gyroscope sample
+            meas[ctl.M_QD, inject_j] = math.nan
         # -- 2. control ----------------------------------------------------------------------
-        ctl.control_step(t, meas[0], meas[1], meas[2], meas[3], meas[4], meas[5], meas[6], *ctl_arrays)
+        cs = ctl.control_step(t, meas[0], meas[1], meas[2], meas[3], meas[4], meas[5], meas[6], *ctl_arrays)
+        if cs == ST_NONFINITE or cs == ST_SETPOINT_INVALID:  # safe stop: zero torque was commanded
+            st[ST_W_MOTOR] = w_motor
+            st[ST_W_FRIC] = w_fric
+            return LOOP_CONTROL_FAULT - cs, k
         # -- 3. drives -------------------------------------------------------------------------
         for j in range(2):
             a, r = dr.drive_step(drv_state[j], tau_tgt[j], drv[j])
@@ -249,6 +258,7 @@ def simulate(
     robot: FiveBar | None = None,
     progress: bool = False,
     controller_overrides: dict[str, Any] | None = None,
+    inject_nan_qd: tuple[float, int] | None = None,
 ) -> xr.Dataset:
     """Run the twin in closed loop on random point-to-point motions; return a recording.
 
@@ -292,6 +302,11 @@ def simulate(
         Dwell at each target [s].
     progress : bool
         Print a one-line summary when done.
+    inject_nan_qd : (float, int), optional
+        Fault injection for tests: ``(t_s, joint)`` makes the gyroscope rate of ``joint``
+        (1-based) NaN in the cycle at ``t_s``. The control step then faults (zero torque) and
+        the run stops safely: the recording ends at the last good cycle and its ``fault``
+        attribute names the cause.
 
     Returns
     -------
@@ -353,6 +368,11 @@ def simulate(
     enc_step = 2 * np.pi / (counts * robot.gear_ratios)
     fs_t, fs_k = (np.inf, 1.0) if friction_step is None else (float(friction_step[0]), float(friction_step[1]))
     decim = max(1, int(decimate))
+    inj_k, inj_j = -1, 0
+    if inject_nan_qd is not None:
+        inj_k, inj_j = int(round(float(inject_nan_qd[0]) * SAMPLE_RATE_HZ)), int(inject_nan_qd[1]) - 1
+        if not (0 <= inj_j < robot.n_joints and 0 <= inj_k < n):
+            raise ValueError(f"inject_nan_qd = {inject_nan_qd!r} is outside the run or the joints")
     nl = (n + decim - 1) // decim
     log_f = np.zeros((nl, 6, 2))
     log_pi = np.zeros((nl, c.n_params))
@@ -367,7 +387,7 @@ def simulate(
             np.ascontiguousarray(tp.friction), fs_t, fs_k, np.ascontiguousarray(tp.thermal_discrete(dt)), therm_x, T_amb,
             drv, drv_state, np.ascontiguousarray(tp.imu), np.ascontiguousarray(tp.link), imu_state, keys,
             lever_nominal, conv, enc_step,
-            c.arrays(),
+            c.arrays(), inj_k, inj_j,
             decim, log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth, _loop_scratch())
     if progress and n > CHUNK:
         from tqdm import tqdm
@@ -381,9 +401,20 @@ def simulate(
                 k_stop = k_new
     else:
         status, k_stop = _simulate_loop(0, n, *args)
-    if status != 0:
-        raise RuntimeError(f"twin left the workspace or hit a singularity at t = {k_stop * dt:.4f} s (status {status})")
     idx = np.arange(0, n, decim)
+    fault = None
+    if status >= LOOP_CONTROL_FAULT:
+        step_status = ctl.StepStatus(LOOP_CONTROL_FAULT - status)
+        meas = args[-1][12]
+        detail = ctl.nonfinite_channels({name: meas[r] for r, (name, _, _) in enumerate(ctl.MEAS_ROWS)})
+        fault = (f"{step_status.describe()}: {detail} (cycle {k_stop}, t = {k_stop * dt:.6f} s); "
+                 "safe stop: zero torque commanded, run ended")
+        rows = (k_stop + decim - 1) // decim
+        idx = idx[:rows]
+        log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth = (
+            a[:rows] for a in (log_f, log_pi, log_parts, log_imu_raw, log_diag, log_truth))
+    elif status != 0:
+        raise RuntimeError(f"twin left the workspace or hit a singularity at t = {k_stop * dt:.4f} s (status {status})")
     t = t_grid[idx]
     data = {
         "q": log_f[:, 0], "qd": log_f[:, 1], "qdd": log_f[:, 2], "tau_m": log_f[:, 3], "tau_tgt": log_f[:, 4],
@@ -424,7 +455,8 @@ def simulate(
         t, [1, 2], data, robot="five_bar", source="twin", sample_rate_hz=SAMPLE_RATE_HZ / decim,
         controller=controller, config=config, seed=seed, truth=truth,
         extra_vars=extra, attrs={"converged_s": c.converged_s, "param_names": json.dumps(names),
-                                 "estimator_P": json.dumps(c.P.tolist())},
+                                 "estimator_P": json.dumps(c.P.tolist()),
+                                 **({"fault": fault} if fault else {})},
     )
     ds = ds.assign_coords(param=names, part=["dynamic_ff", "friction_ff", "feedback"])
     if progress:
