@@ -47,6 +47,7 @@ from __future__ import annotations
 import math
 
 from paperlib._jit import rt_njit
+from paperlib._linalg import solve_inplace
 from paperlib.control.step_arrays import table_doc
 from paperlib.estimation.ewrls import ewrls_step
 from paperlib.estimation.gating import gate_signals
@@ -95,31 +96,7 @@ def _solve_transpose(A, b, work, out):  # pragma: no cover - compiled
         for j in range(n):
             work[i, j] = A[j, i]
         out[i] = b[i]
-    _eliminate(work, out, n)
-
-
-@rt_njit
-def _eliminate(work, out, n):  # pragma: no cover - compiled
-    """Solve work x = out in place (x in ``out``), partial pivoting."""
-    for k in range(n):
-        piv = k
-        for i in range(k + 1, n):
-            if abs(work[i, k]) > abs(work[piv, k]):
-                piv = i
-        if piv != k:
-            for j in range(n):
-                work[k, j], work[piv, j] = work[piv, j], work[k, j]
-            out[k], out[piv] = out[piv], out[k]
-        for i in range(k + 1, n):
-            f = work[i, k] / work[k, k]
-            for j in range(k, n):
-                work[i, j] -= f * work[k, j]
-            out[i] -= f * out[k]
-    for i in range(n - 1, -1, -1):
-        s = out[i]
-        for j in range(i + 1, n):
-            s -= work[i, j] * out[j]
-        out[i] = s / work[i, i]
+    solve_inplace(work, out, n)
 
 
 @rt_njit
@@ -140,7 +117,7 @@ def distribute(D_m, b, work, y, out):  # pragma: no cover - compiled
             for d in range(n_drv):
                 s += D_m[d, i] * D_m[d, j]
             work[i, j] = s
-    _eliminate(work, y, n)
+    solve_inplace(work, y, n)
     for d in range(n_drv):
         s = 0.0
         for i in range(n):

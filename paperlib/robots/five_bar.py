@@ -61,6 +61,11 @@ class FiveBar:
     n_joints: int = 2
 
     @property
+    def sample_rate_hz(self) -> float:
+        """Control rate of the rig [Hz] (the description's ``control.sample_rate_hz``; the paper: 4 kHz)."""
+        return float(self.description["control"]["sample_rate_hz"])
+
+    @property
     def kernels(self):
         """The kernel set the generic controller and plant call (:mod:`paperlib.robots.kernel_sets`)."""
         from paperlib.robots.kernel_sets import FIVE_BAR

@@ -17,6 +17,7 @@ Kernel-set interface (every array preallocated, SI units; the status is 0 when v
         Y_I   (n, n_I)     inertial columns of the unknown inertial parameters (n_I may be 0):
                            Q_I + Q_G = R - Y_I pi_I
     robot_dynamics(kid, q, qd, prm, M, h) -> status     M qdd + h = Q  (h: Coriolis and gravity)
+    robot_state_terms(kid, q, qd, prm, M, h, D_ups, ups_d) -> status   both of the above at once
 """
 
 from __future__ import annotations
@@ -85,3 +86,22 @@ def robot_dynamics(kid, q, qd, prm, M, h):  # pragma: no cover - compiled
     if kid == KID_TRIDRIVE:
         return toys.tridrive_dynamics(q, qd, prm, M, h)
     return -1
+
+
+@rt_njit
+def robot_state_terms(kid, q, qd, prm, M, h, D_ups, ups_d):  # pragma: no cover - compiled
+    """Mass matrix, bias forces and the friction joints' Jacobian and velocities at one state."""
+    if kid == KID_FIVE_BAR:
+        return K5.dynamics_terms(q, qd, prm, M, h, D_ups, ups_d)
+    if kid == KID_PENDULUM:
+        toys.pendulum_dynamics(q, qd, prm, M, h)
+    elif kid == KID_TRIDRIVE:
+        toys.tridrive_dynamics(q, qd, prm, M, h)
+    else:
+        return -1
+    # the toys' friction joints are their joints
+    for i in range(D_ups.shape[0]):
+        for j in range(D_ups.shape[1]):
+            D_ups[i, j] = 1.0 if i == j else 0.0
+        ups_d[i] = qd[i]
+    return 0
