@@ -224,12 +224,16 @@ class LoopArrays:
         return self.values[key]
 
 
-def run(arrays: LoopArrays, *, progress: str | None = None, chunk_s: float = 5.0) -> tuple[int, int]:
+#: Robot time per call of the compiled loop when a progress bar is shown [s].
+CHUNK_S = 5.0
+
+
+def run(arrays: LoopArrays, *, progress: str | None = None, chunk_s: float | None = None) -> tuple[int, int]:
     """Run the whole setpoint grid; returns (status, k_stop). ``progress``: a tqdm label (chunks of ``chunk_s``)."""
     N = arrays["q_sp"].shape[0]
     dt = arrays["dt"]
     args = arrays.args()
-    chunk = max(1, int(round(chunk_s / dt)))
+    chunk = max(1, int(round((CHUNK_S if chunk_s is None else chunk_s) / dt)))
     if progress is None or N <= chunk:
         return closed_loop(0, N, *args)
     from tqdm import tqdm
