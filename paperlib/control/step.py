@@ -305,6 +305,11 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
         for d in range(n_drv):
             parts[PART_FRICTION, d] = tmpd[d]
     if n_drv != n:  # redundant drives: joint-space feedback force, minimum-norm distribution
+        if not sw & (SW_DYNAMIC | SW_FRICTION):  # the drive map at the measured state
+            if robot_terms(kid, q, qd, qdd, prm, Q_IG, D_m, D_ups, ups_d, Y_I) != 0:
+                for d in range(n_drv):
+                    tau_tgt[d] = 0.0
+                return ST_SETPOINT_INVALID
         for i in range(n):
             tmp[i] = gains[0, i] * (q_sp[i] - q[i]) + gains[1, i] * (qd_sp[i] - qd[i])
         distribute(D_m, tmp, work, tmp2, tmpd)
