@@ -11,6 +11,7 @@ buffers whose named views and packed call are generated from one table
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,8 +27,8 @@ from paperlib.control.step import (  # noqa: F401  (re-exported: the step's cons
     PART_FEEDBACK, PART_FRICTION, PDS_BAND_HIGH, PDS_BAND_LOW, RING, SW_DYNAMIC, SW_FRICTION, SW_PDS, control_step,
 )
 from paperlib.control.step_arrays import INDEX, MEAS_ROWS, SIZES, STEP_ARRAYS
+from paperlib.estimation.config import EstimatorConfig
 from paperlib.estimation.ewrls import floor_coefficient, forgetting_factor
-from paperlib.friction import FrictionModel, table4_model
 
 #: The paper's three controllers as the switches they close (b and c only after convergence).
 CONTROLLER_SWITCHES: dict[str, int] = {
@@ -87,72 +88,33 @@ M_Q, M_QD, M_QDD, M_TAU, M_Q_SP, M_QD_SP, M_QDD_SP = range(len(MEAS_ROWS))
 globals().update({f"A_{name.upper()}": k for name, k in INDEX.items()})
 
 
-@dataclass
-class ControllerConfig:
-    """Controller and estimator settings (SI units; defaults are the paper's where it gives them).
+@dataclass(frozen=True)
+class ControllerConfig(EstimatorConfig):
+    """Controller settings: the estimator's (:class:`paperlib.estimation.config.EstimatorConfig`,
+    every field of which it has) plus the controller.
 
     Attributes
     ----------
     name : str
         "PD", "CTC", "AC" or "OPEN".
-    model : int or FrictionModel
-        Friction model (Table 4 number, default 3, the paper's choice).
-    half_life_s : float
-        EWR-RLS weighting half-life T_HL (paper: 600 s).
-    lambda_reg : float
-        Regularization lambda (paper: 0.001).
-    gate_velocity : float
-        Gating threshold on |measured qd| [rad/s] (our choice; the paper: "small").
-    gate_acceleration : float
-        Gating threshold on |measured qdd| [rad/s^2] (our choice); unused when ``gate_all_joints``.
-    gate_all_joints : bool
-        Update only when every joint slides, ``min_j |qd_j| > gate_velocity`` (default). The paper's
-        rule (``any |qd_j| > gate_velocity or any |qdd_j| > gate_acceleration``, set False with
-        0.02 / 0.2 to reproduce it) admits stuck and presliding samples (|qd| ~ 0, |qdd| > gate),
-        where sign(qd) in Y_F is meaningless: on the twin they bias the friction curves by 4-12 %.
-    per_joint_rows : bool
-        Use per-joint rows instead of the paper's summed row.
-    conv_window_s, conv_tol_pds, conv_tol_friction, conv_t_min_s, conv_v_max : float
-        Convergence criterion (module docstring).
-    imu_delay_cycles : int
-        Control cycles by which the IMU samples lag the encoder and the drive (0 .. RING - 1).
-    closed_from_start : bool
-        Close switches (b) and (c) at once, for a warm start from a converged estimate
-        (``pi_pds0``, ``pi_F0`` from a previous run), as the paper compares the controllers.
-    P0 : tuple of float, optional
-        Flattened initial covariance (n_pi x n_pi) of a warm start: the previous run's final P
-        (the paper: "saved together with the internal state of the EWR-RLS estimator"). Default
-        ``I / lambda``. A warm start with closed switches but the default P would let the first
-        samples move the estimate as freely as from scratch while it is already fed forward.
     estimate : bool
         Run the estimator (switches b and c need it).
+    extra : dict
+        Free-form notes carried along (not used by the step).
     """
 
     name: str = "AC"
-    model: Any = 3
-    half_life_s: float = 600.0
-    lambda_reg: float = 1e-3
-    gate_velocity: float = 0.1
-    gate_acceleration: float = 0.2
-    gate_all_joints: bool = True
-    per_joint_rows: bool = False
-    conv_window_s: float = 1.0
-    conv_tol_pds: float = 0.005
-    conv_tol_friction: float = 0.03
-    conv_t_min_s: float = 2.0
-    conv_v_max: float = 3.0
     estimate: bool = True
-    closed_from_start: bool = False
-    P0: tuple[float, ...] | None = None
-    imu_delay_cycles: int = 0
-    pi_pds0: tuple[float, ...] | None = None
-    pi_F0: tuple[float, ...] | None = None
-    pi_I0: tuple[float, ...] | None = None
     extra: dict = field(default_factory=dict)
 
-    @property
-    def friction_model(self) -> FrictionModel:
-        return self.model if isinstance(self.model, FrictionModel) else table4_model(self.model)
+    @classmethod
+    def from_estimator(cls, name: str, estimator: EstimatorConfig, *, estimate: bool = True) -> "ControllerConfig":
+        """The controller ``name`` with every setting of ``estimator``."""
+        return cls(name=name, estimate=estimate,
+                   **{f.name: getattr(estimator, f.name) for f in dataclasses.fields(EstimatorConfig)})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "name": self.name, "estimate": self.estimate}
 
 
 class Controller:

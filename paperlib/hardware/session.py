@@ -44,6 +44,7 @@ import numpy as np
 
 from paperlib.control import controllers as ctl
 from paperlib.control.step import ST_NONFINITE, ST_SETPOINT_INVALID
+from paperlib.estimation.config import EstimatorConfig
 from paperlib.hardware.loop import Limits, LoopStats, Watchdog, run_loop
 from paperlib.rig import Measurement, Rig, RigFault
 
@@ -53,18 +54,16 @@ SAMPLE_RATE_HZ = 4000.0
 
 
 def controller_config(name: str, *, model: int = 3, pi_pds0: Any = None, pi_F0: Any = None,
-                      closed_from_start: bool = False, imu_delay_cycles: int = 0) -> ctl.ControllerConfig:
-    """The controller configuration of a run (the paper's defaults otherwise)."""
-    kw: dict[str, Any] = {
-        "name": name, "model": int(model), "imu_delay_cycles": int(imu_delay_cycles),
-        "pi_pds0": None if pi_pds0 is None else tuple(float(x) for x in np.ravel(pi_pds0)),
-        "pi_F0": None if pi_F0 is None else tuple(float(x) for x in np.ravel(pi_F0)),
-    }
-    if closed_from_start:
-        if "closed_from_start" not in ctl.ControllerConfig.__dataclass_fields__:
-            raise ValueError("closed_from_start is not supported by this version of the controller")
-        kw["closed_from_start"] = True
-    return ctl.ControllerConfig(**kw)
+                      closed_from_start: bool = False, imu_delay_cycles: int = 0,
+                      estimator: EstimatorConfig | None = None) -> ctl.ControllerConfig:
+    """The controller configuration of a run: ``estimator`` whole (every setting, a warm start's
+    P0 included) when given, else the paper's defaults with the warm-start arguments. The IMU
+    delay is the rig's (``imu_delay_cycles``), as the twin takes its calibration's."""
+    if estimator is None:
+        estimator = EstimatorConfig(model=int(model), pi_pds0=pi_pds0, pi_F0=pi_F0, closed_from_start=closed_from_start)
+    elif (model, pi_pds0, pi_F0, closed_from_start) != (3, None, None, False):
+        raise ValueError("give the estimator settings in one place: estimator= or model/pi_pds0/pi_F0/closed_from_start")
+    return ctl.ControllerConfig.from_estimator(name, estimator.replace(imu_delay_cycles=int(imu_delay_cycles)))
 
 
 #: Bits of the ``sample_faults`` channel (see :class:`ControlStep`).
@@ -253,6 +252,7 @@ def run_session(
     pi_pds0: Any = None,
     pi_F0: Any = None,
     closed_from_start: bool = False,
+    estimator: EstimatorConfig | None = None,
     truth: dict[str, Any] | None = None,
     limits: Limits | None = None,
     watchdog: Watchdog | None = None,
@@ -286,6 +286,9 @@ def run_session(
         Initial estimates (warm start).
     closed_from_start : bool
         Switches (b), (c) closed from t = 0 (needs a warm start).
+    estimator : EstimatorConfig, optional
+        Every estimator setting at once (instead of ``model``, ``pi_pds0``, ``pi_F0``,
+        ``closed_from_start``; a warm start's ``P0`` can only come this way).
     truth : dict, optional
         True values for ``source = "twin"`` recordings (default: the rig's ``truth()``).
     limits, watchdog : optional
@@ -330,7 +333,7 @@ def run_session(
     robot = rig.robot_model  # type: ignore[attr-defined]
     desc = robot.description
     cfg = controller_config(controller, model=model, pi_pds0=pi_pds0, pi_F0=pi_F0,
-                            closed_from_start=closed_from_start,
+                            closed_from_start=closed_from_start, estimator=estimator,
                             imu_delay_cycles=getattr(rig, "imu_delay_cycles", 0))
     t_prep = time.perf_counter()
     _warm_up(robot, cfg)
@@ -384,10 +387,11 @@ def run_session(
                     "note": "emulated hardware: the master has no access to the emulator's true values"}
             settings = getattr(rig, "settings", None)
             config = {
-                "controller": controller, "duration_s": float(duration_s), "seed": int(seed), "model": int(model),
-                "pi_pds0": cfg.pi_pds0, "pi_F0": cfg.pi_F0, "closed_from_start": bool(closed_from_start),
+                "controller": controller, "duration_s": float(duration_s), "seed": int(seed),
+                "model": cfg.to_dict()["model"], "pi_pds0": cfg.pi_pds0, "pi_F0": cfg.pi_F0,
+                "closed_from_start": bool(cfg.closed_from_start), "estimator": cfg.estimator_config().to_dict(),
                 "dwell_s": dwell_s, "trajectory_start_rad": q_now.tolist(),
-                "controller_config": {k: v for k, v in asdict(cfg).items() if k != "model"},
+                "controller_config": {k: v for k, v in asdict(cfg).items() if k not in ("model", "P0")},
                 "imu_conversion": np.asarray(getattr(rig, "imu_rows", np.zeros((2, 6)))).tolist(),
                 "imu_calibrated": bool(getattr(rig, "imu_calibrated", False)),
                 "limits": {"q_min_rad": np.asarray(limits.q_min, float).tolist(),

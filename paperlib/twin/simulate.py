@@ -27,6 +27,7 @@ import numpy as np
 import xarray as xr
 
 from paperlib.control import controllers as ctl
+from paperlib.estimation.config import EstimatorConfig
 from paperlib.estimation.imu_calibration import N_IC, IC_DELAY, calibrate_imu_extended, identity_conversion
 from paperlib.control.trajectories import (
     TABLE3_BOUNDS,
@@ -110,6 +111,7 @@ def simulate(
     progress: bool = False,
     controller_overrides: dict[str, Any] | None = None,
     inject_nan_qd: tuple[float, int] | None = None,
+    estimator: EstimatorConfig | None = None,
 ) -> xr.Dataset:
     """Run the twin in closed loop on random point-to-point motions; return a recording.
 
@@ -153,6 +155,13 @@ def simulate(
         Dwell at each target [s].
     progress : bool
         Print a one-line summary when done.
+    estimator : EstimatorConfig, optional
+        Every estimator setting at once (:mod:`paperlib.estimation.config`); when given, the
+        separate estimator arguments above (``model``, ``half_life_s``, ``lambda_reg``,
+        ``pi_pds0``, ``pi_F0``, ``closed_from_start``, ``P0``, ``per_joint_rows``) must be left
+        at their defaults. Its ``imu_delay_cycles`` is replaced by the delay the IMU calibration
+        measured (the twin's, as the hardware session takes the rig's) unless
+        ``controller_overrides`` sets it.
     inject_nan_qd : (float, int), optional
         Fault injection for tests: ``(t_s, joint)`` makes the gyroscope rate of ``joint``
         (1-based) NaN in the cycle at ``t_s``. The control step then faults (zero torque) and
@@ -194,13 +203,18 @@ def simulate(
     conv = np.ascontiguousarray(conv)
     overrides = dict(controller_overrides or {})
     overrides.setdefault("imu_delay_cycles", int(round(float(np.mean(conv[:, IC_DELAY])))))
-    # controller
-    cfg = ctl.ControllerConfig(name=controller, model=model, half_life_s=half_life_s, lambda_reg=lambda_reg,
-                               per_joint_rows=per_joint_rows, estimate=estimate, closed_from_start=closed_from_start,
-                               P0=None if P0 is None else tuple(np.ravel(P0)),
-                               pi_pds0=None if pi_pds0 is None else tuple(np.ravel(pi_pds0)),
-                               pi_F0=None if pi_F0 is None else tuple(np.ravel(pi_F0)),
-                               **overrides)
+    # controller: the whole estimator configuration, then the run's own settings
+    legacy = {"model": model, "half_life_s": half_life_s, "lambda_reg": lambda_reg, "per_joint_rows": per_joint_rows,
+              "closed_from_start": closed_from_start, "P0": P0, "pi_pds0": pi_pds0, "pi_F0": pi_F0}
+    if estimator is None:
+        estimator = EstimatorConfig(**legacy)
+    else:
+        defaults = EstimatorConfig()
+        clash = [k for k, v in legacy.items() if (v is not None and not isinstance(v, (bool, int, float))) or
+                 (isinstance(v, (bool, int, float)) and v != getattr(defaults, k))]
+        if clash:
+            raise ValueError(f"give the estimator settings in one place: estimator= and {clash}")
+    cfg = ctl.ControllerConfig.from_estimator(controller, estimator.replace(**overrides), estimate=estimate)
     c = ctl.Controller(robot, cfg, rate)
     # thermal state: start at ambient, optionally warmed up
     therm_x = th.initial_state(T_amb, 2)
@@ -264,11 +278,13 @@ def simulate(
                           {"long_name": "cumulative friction dissipation (twin)", "units": "J"}),
     }
     config = {
-        "controller": controller, "duration_s": duration_s, "seed": seed, "model": model,
-        "ambient_temperature_C": T_amb, "warm_up_minutes": warm_up_minutes, "half_life_s": half_life_s,
-        "lambda": lambda_reg, "friction_step": friction_step, "closed_from_start": closed_from_start, "per_joint_rows": per_joint_rows,
+        "controller": controller, "duration_s": duration_s, "seed": seed, "model": cfg.to_dict()["model"],
+        "ambient_temperature_C": T_amb, "warm_up_minutes": warm_up_minutes, "half_life_s": cfg.half_life_s,
+        "lambda": cfg.lambda_reg, "friction_step": friction_step, "closed_from_start": cfg.closed_from_start,
+        "per_joint_rows": cfg.per_joint_rows,
         "decimate": decim, "dwell_s": dwell_s, "controller_config": {k: v for k, v in asdict(cfg).items() if k not in ("model", "P0")},
-        "warm_start_P0": P0 is not None,
+        "warm_start_P0": cfg.P0 is not None,
+        "estimator": cfg.estimator_config().to_dict(),
         "imu_conversion": conv.tolist(),
     }
     truth = _truth_dict(tp, drv, robot, truth_thermal)
