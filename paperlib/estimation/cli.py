@@ -10,7 +10,7 @@ from pathlib import Path
 
 
 def identify(args: argparse.Namespace) -> int:
-    from paperlib.estimation.replay import CONVERGENCE_CRITERION, replay
+    from paperlib.estimation.replay import CONVERGENCE_CRITERION, REPLAY_CHANNELS, replay
     from paperlib.recordings import RecordingError, read_recording
 
     from paperlib.estimation.config import EstimatorConfig
@@ -22,7 +22,7 @@ def identify(args: argparse.Namespace) -> int:
                  "gate_all_joints": False if args.paper_gating else None,
                  "per_joint_rows": True if args.per_joint_rows else None}
         cfg = cfg.replace(**{k: v for k, v in flags.items() if v is not None})
-        ds = read_recording(args.recording)
+        ds = read_recording(args.recording, require=REPLAY_CHANNELS, analysis="paperlib identify")
         res = replay(ds, config=cfg, imu_delay_cycles=args.imu_delay_cycles)
     except (RecordingError, ValueError, FileNotFoundError) as exc:
         print(f"paperlib identify: {exc}", file=sys.stderr)
@@ -66,7 +66,7 @@ def identify(args: argparse.Namespace) -> int:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("identify", help="run the EWR-RLS friction/drive-gain estimator over a recording")
-    p.add_argument("recording", help="recording file (schema paperlib.recording/1)")
+    p.add_argument("recording", help="recording file (schema paperlib.recording/2 or /1)")
     p.add_argument("--estimator-config", metavar="FILE.json",
                    help="every estimator setting as JSON (paperlib.estimation.config.EstimatorConfig); the flags "
                         "below override single settings")

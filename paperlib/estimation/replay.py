@@ -134,13 +134,16 @@ def converged_time(t: np.ndarray, theta: np.ndarray, model: FrictionModel, n_dri
     return settled_time(t, theta, model, n_drives, v_max, tol_pds, tol_f)
 
 
+#: The channels :func:`replay` reads (the IMU's velocities and accelerations, the drive torque).
+REPLAY_CHANNELS: tuple[str, ...] = ("q", "qd", "qdd", "tau_m")
+
 _LEGACY = ("half_life_s", "lambda_reg", "gate_velocity", "gate_acceleration", "gate_all_joints", "per_joint_rows")
 
 
 def replay(ds: xr.Dataset, model: int | FrictionModel | None = None, *, config: EstimatorConfig | None = None,
            record_every_s: float = 0.01, robot=None, pi0: np.ndarray | None = None,
            imu_delay_cycles: int | None = None, **settings) -> ReplayResult:
-    """Run the EWR-RLS estimator over a recording (schema ``paperlib.recording/1``).
+    """Run the EWR-RLS estimator over a recording (schema 2 or 1, channels :data:`REPLAY_CHANNELS`).
 
     Parameters
     ----------
@@ -172,7 +175,9 @@ def replay(ds: xr.Dataset, model: int | FrictionModel | None = None, *, config: 
         an unknown setting.
     """
     from paperlib import robots
+    from paperlib.recordings import require_channels
 
+    require_channels(ds, REPLAY_CHANNELS, analysis="EWR-RLS identification")
     unknown = sorted(set(settings) - set(_LEGACY))
     if unknown:
         raise ValueError(f"replay: unknown setting(s) {unknown}")

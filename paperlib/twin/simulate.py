@@ -9,7 +9,7 @@ runner (:mod:`paperlib.twin.runner`: sense with the IMU stream and the drive-rep
 control step, drives, LuGre friction of the five joints, RK4 with the forces held, heat) at the
 robot's control rate (``control.sample_rate_hz`` of ``data/robots/five_bar.toml``).
 
-Recordings come out in the schema ``paperlib.recording/1`` with ``source = "twin"`` and the
+Recordings come out in the schema ``paperlib.recording/2`` with ``source = "twin"`` and the
 true values (drive gains, friction laws, temperatures) in their ``truth`` attribute.
 """
 
@@ -171,7 +171,7 @@ def simulate(
     Returns
     -------
     xarray.Dataset
-        A recording (schema ``paperlib.recording/1``, ``source = "twin"``) with the extras
+        A recording (schema ``paperlib.recording/2``, ``source = "twin"``) with the extras
         listed in the module docstring.
     """
     from paperlib.recordings import make_recording
@@ -291,9 +291,9 @@ def simulate(
     ds = make_recording(
         t, [1, 2], data, robot="five_bar", source="twin", sample_rate_hz=rate / decim,
         controller=controller, config=config, seed=seed, truth=truth,
-        extra_vars=extra, attrs={"converged_s": c.converged_s, "param_names": json.dumps(names),
-                                 "estimator_P": json.dumps(c.P.tolist()),
-                                 **({"fault": fault} if fault else {})},
+        origins={"qd": "gyroscope", "qdd": "accelerometer"}, torque_side="motor", extra_vars=extra,
+        attrs={"converged_s": c.converged_s, "param_names": json.dumps(names), "estimator_P": json.dumps(c.P.tolist()),
+               **({"fault": fault} if fault else {})},
     )
     ds = ds.assign_coords(param=names, part=["dynamic_ff", "friction_ff", "feedback"])
     if progress:
