@@ -45,6 +45,7 @@ __all__ = [
     "require_rig",
     "simulate_kwargs",
     "hardware_command",
+    "estimator_config",
     "final_estimate",
     "make_recording_now",
     "obtain_recordings",
@@ -199,20 +200,35 @@ def simulate_kwargs(spec: Mapping[str, Any]) -> dict[str, Any]:
     return kw
 
 
+#: Spec keys that are estimator settings (:class:`paperlib.estimation.config.EstimatorConfig` fields).
+ESTIMATOR_SPEC_KEYS = ("model", "half_life_s", "lambda_reg", "pi_pds0", "pi_F0", "closed_from_start", "P0")
+
+
+def estimator_config(spec: Mapping[str, Any]) -> Any:
+    """The whole estimator configuration of a recording spec (warm start and its covariance included)."""
+    from paperlib.estimation.config import EstimatorConfig
+
+    kw = {k: spec[k] for k in ESTIMATOR_SPEC_KEYS if spec.get(k) is not None}
+    if "model" in kw:
+        kw["model"] = int(kw["model"])
+    return EstimatorConfig(**kw)
+
+
 def hardware_command(spec: Mapping[str, Any], rig_config: str | os.PathLike[str], output: str | os.PathLike[str],
                      python: str | None = None) -> list[str]:
-    """The ``paperlib run --rig hardware`` command line that makes one recording on the robot."""
-    cmd = [python or sys.executable, "-m", "paperlib", "run", "--rig", "hardware", "--config", str(rig_config),
-           "--controller", str(spec.get("controller", "AC")), "--duration", str(float(spec.get("duration_s", 40.0))),
-           "--seed", str(int(spec.get("seed", 1))), "--output", str(output)]
-    if spec.get("model") is not None:
-        cmd += ["--model", str(int(spec["model"]))]
-    for key, flag in (("pi_pds0", "--pi-pds0"), ("pi_F0", "--pi-F0")):
-        if spec.get(key) is not None:
-            cmd += [flag, ",".join(repr(float(x)) for x in spec[key])]
-    if spec.get("closed_from_start"):
-        cmd += ["--closed-from-start"]
-    return cmd
+    """The ``paperlib run --rig hardware`` command line that makes one recording on the robot.
+
+    Every estimator setting of the spec goes whole through ``--estimator-config``: a JSON file
+    written beside ``output`` (``<output>.estimator.json``), so a warm start carries its
+    covariance ``P0`` along with ``pi_pds0``, ``pi_F0`` and ``closed_from_start``.
+    """
+    out = Path(output)
+    est_path = out.with_name(out.name + ".estimator.json")
+    est_path.parent.mkdir(parents=True, exist_ok=True)
+    estimator_config(spec).write(est_path)
+    return [python or sys.executable, "-m", "paperlib", "run", "--rig", "hardware", "--config", str(rig_config),
+            "--controller", str(spec.get("controller", "AC")), "--duration", str(float(spec.get("duration_s", 40.0))),
+            "--seed", str(int(spec.get("seed", 1))), "--output", str(output), "--estimator-config", str(est_path)]
 
 
 def final_estimate(ds: xr.Dataset, model: int = 3, tail_s: float = 5.0) -> tuple[list[float], list[float]]:
