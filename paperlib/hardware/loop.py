@@ -284,7 +284,7 @@ def run_loop(
     rig: Rig,
     step: StepFn,
     duration_s: float,
-    rate_hz: float = 4000.0,
+    rate_hz: float,
     writer: RecordingSink | None = None,
     watchdog: Watchdog | None = None,
     limits: Limits | None = None,

@@ -50,7 +50,14 @@ from paperlib.rig import Measurement, Rig, RigFault
 
 __all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "SAMPLE_RATE_HZ"]
 
-SAMPLE_RATE_HZ = 4000.0
+def _flagship_rate() -> float:
+    from paperlib.robots.five_bar import FiveBar
+
+    return FiveBar.default().sample_rate_hz
+
+
+#: The 5R rig's control rate [Hz] (``control.sample_rate_hz`` of its description); a session runs at its rig's.
+SAMPLE_RATE_HZ = _flagship_rate()
 
 
 def controller_config(name: str, *, model: int = 3, pi_pds0: Any = None, pi_F0: Any = None,
@@ -88,13 +95,13 @@ class ControlStep:
     """
 
     def __init__(self, controller: ctl.Controller, rig: Rig, q_sp: np.ndarray, qd_sp: np.ndarray,
-                 qdd_sp: np.ndarray, rate_hz: float = SAMPLE_RATE_HZ, *, max_imu_age_s: float = 1.5e-3,
+                 qdd_sp: np.ndarray, rate_hz: float | None = None, *, max_imu_age_s: float = 1.5e-3,
                  hold_margin_cycles: int = 6) -> None:
         self.c = controller
         self.rig = rig
         self.q_sp, self.qd_sp, self.qdd_sp = q_sp, qd_sp, qdd_sp
         self.n = q_sp.shape[0]
-        self.rate = float(rate_hz)
+        self.rate = float(controller.sample_rate_hz if rate_hz is None else rate_hz)
         self.cur_q = np.zeros(2)
         self.cur_qd = np.zeros(2)
         self.cur_qdd = np.zeros(2)
@@ -232,13 +239,13 @@ def _restore(old: _Sched) -> None:
 
 def _warm_up(robot: Any, cfg: ctl.ControllerConfig) -> None:
     """Load / compile the controller step outside the real-time loop."""
-    c = ctl.Controller(robot, cfg, SAMPLE_RATE_HZ)
+    c = ctl.Controller(robot, cfg, robot.sample_rate_hz)
     q = np.radians([120.0, 60.0])
     c.meas[ctl.M_Q] = q
     c.meas[ctl.M_Q_SP] = q
     c.meas[ctl.M_QD] = 0.2
     for k in range(3):
-        c.step(k / SAMPLE_RATE_HZ)
+        c.step(k / robot.sample_rate_hz)
 
 
 def run_session(
@@ -331,6 +338,7 @@ def run_session(
     if not duration_s > 0:
         raise ValueError("duration_s must be > 0")
     robot = rig.robot_model  # type: ignore[attr-defined]
+    rate = float(rig.sample_rate_hz)  # the rig's control rate (the robot description's)
     desc = robot.description
     cfg = controller_config(controller, model=model, pi_pds0=pi_pds0, pi_F0=pi_F0,
                             closed_from_start=closed_from_start, estimator=estimator,
@@ -343,7 +351,7 @@ def run_session(
         limits = Limits(np.radians(lim["q_min_deg"]), np.radians(lim["q_max_deg"]),
                         np.asarray(desc["drives"]["max_torque_Nm"], float))
     watchdog = watchdog or Watchdog()
-    n_slots = int(round(duration_s * SAMPLE_RATE_HZ))
+    n_slots = int(round(duration_s * rate))
     say(f"controller step ready ({time.perf_counter() - t_prep:.2f} s)")
     # A full collection of a large heap holds the GIL for a long time: do it before the rig is up
     # (the keep-alive thread below needs the GIL every millisecond); the loop's own collection
@@ -371,15 +379,15 @@ def run_session(
         ctx = keepalive() if keepalive is not None else _null()
         with ctx:
             traj = random_point_to_point(polygon, duration_s, seed, TABLE3_BOUNDS, dwell_s=dwell_s, start=q_now)
-            _, q_sp, qd_sp, qdd_sp = traj.sample_rate(SAMPLE_RATE_HZ)
+            _, q_sp, qd_sp, qdd_sp = traj.sample_rate(rate)
             if q_sp.shape[0] < n_slots:  # hold the last setpoint
                 pad = n_slots - q_sp.shape[0]
                 q_sp = np.vstack([q_sp, np.repeat(q_sp[-1:], pad, axis=0)])
                 qd_sp = np.vstack([qd_sp, np.zeros((pad, 2))])
                 qdd_sp = np.vstack([qdd_sp, np.zeros((pad, 2))])
             q_sp, qd_sp, qdd_sp = (np.ascontiguousarray(a[:n_slots]) for a in (q_sp, qd_sp, qdd_sp))
-            c = ctl.Controller(robot, cfg, SAMPLE_RATE_HZ)
-            step = ControlStep(c, rig, q_sp, qd_sp, qdd_sp)
+            c = ctl.Controller(robot, cfg, rate)
+            step = ControlStep(c, rig, q_sp, qd_sp, qdd_sp, rate)
             source = rig.source
             if truth is None and source == "twin":
                 get_truth = getattr(rig, "truth", None)
@@ -409,7 +417,7 @@ def run_session(
             from paperlib.recordings import RecordingWriter
 
             writer = RecordingWriter(
-                output, [1, 2], robot="five_bar", source=source, sample_rate_hz=SAMPLE_RATE_HZ, controller=controller,
+                output, [1, 2], robot="five_bar", source=source, sample_rate_hz=rate, controller=controller,
                 config=config, seed=int(seed) if source == "twin" else None,
                 truth=truth if source == "twin" else None, attrs=attrs,
                 origins={"qd": "gyroscope", "qdd": "accelerometer"}, torque_side="motor",
@@ -431,9 +439,9 @@ def run_session(
     old, notes = _set_realtime(rt_priority, cpu)
     for n in notes:
         say("warning: " + n)
-    say(f"control loop running: {n_slots} cycles at {SAMPLE_RATE_HZ:g} Hz ({controller})")
+    say(f"control loop running: {n_slots} cycles at {rate:g} Hz ({controller})")
     try:
-        stats = run_loop(rig, step, duration_s, SAMPLE_RATE_HZ, writer, watchdog, limits,
+        stats = run_loop(rig, step, duration_s, rate, writer, watchdog, limits,
                          log_channels=("q", "qd", "qdd", "tau_m", "tau_tgt", "lateness", "digital_inputs"),
                          sleep_margin_s=sleep_margin_s, open_rig=False)
     finally:
