@@ -51,6 +51,7 @@ from paperlib._linalg import solve_inplace
 from paperlib.control.step_arrays import table_doc
 from paperlib.estimation.ewrls import ewrls_step
 from paperlib.estimation.gating import gate_signals
+from paperlib.estimation.regressor import assemble_row  # noqa: F401  (re-exported)
 from paperlib.friction.polynomial import friction_regressor, joint_friction
 from paperlib.robots.kernel_sets import robot_terms
 
@@ -182,21 +183,6 @@ def _fault(parts, tau_tgt):  # pragma: no cover - compiled
         for r in range(3):
             parts[r, d] = 0.0
     return ST_NONFINITE
-
-
-@rt_njit
-def assemble_row(Q_IG, D_m, tau, Y_I, D_ups, ups_d, cols, Y, R):  # pragma: no cover - compiled
-    """Regressor rows from the column blocks ``[-D_m^T diag(tau) | Y_I | Y_F]``, ``R = Q_I + Q_G``."""
-    n = Q_IG.shape[0]
-    n_drv = D_m.shape[0]
-    n_i = Y_I.shape[1]
-    for i in range(n):
-        R[i] = Q_IG[i]
-        for d in range(n_drv):
-            Y[i, d] = -D_m[d, i] * tau[d]
-        for c in range(n_i):
-            Y[i, n_drv + c] = Y_I[i, c]
-    friction_regressor(D_ups, ups_d, cols, Y, n_drv + n_i)
 
 
 @rt_njit

@@ -18,13 +18,13 @@ import numpy as np
 import xarray as xr
 
 from paperlib._jit import rt_njit
-from paperlib.control.step import assemble_row
 from paperlib.estimation.config import EstimatorConfig
 from paperlib.estimation.convergence import (  # noqa: F401  (friction_curves re-exported)
     SETTLING_RULE, friction_curves, settled_time, window_converged_time,
 )
 from paperlib.estimation.ewrls import EWRLS, RunHistory
 from paperlib.estimation.gating import gate_arrays, informative
+from paperlib.estimation.regressor import assemble_row
 from paperlib.friction import FrictionModel
 from paperlib.robots.kernel_sets import robot_terms
 
