@@ -77,7 +77,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from paperlib.control.controllers import ControlFault
-from paperlib.rig import Measurement, Rig, RigFault
+from paperlib.rig import FieldbusHealth, Measurement, Rig, RigFault, SampleAge
 
 __all__ = [
     "StepFn",
@@ -391,8 +391,8 @@ def run_loop(
     stats = LoopStats(rate_hz=float(rate_hz))
     max_age = watchdog.max_imu_age_s
     max_lost = watchdog.max_frame_errors
-    check_age = max_age is not None and hasattr(rig, "imu_age_s")
-    check_lost = max_lost is not None and hasattr(rig, "consecutive_frame_errors")
+    check_age = max_age is not None and isinstance(rig, SampleAge)  # optional capabilities, checked once
+    check_lost = max_lost is not None and isinstance(rig, FieldbusHealth)
     append = writer.append if writer is not None else None
     # The keyword dict handed to append: built once and refreshed only when the rig returns
     # a different Measurement object (the Rig contract says it never does) -- only the

@@ -46,7 +46,7 @@ from paperlib.control import controllers as ctl
 from paperlib.control.step import ST_NONFINITE, ST_SETPOINT_INVALID
 from paperlib.estimation.config import EstimatorConfig
 from paperlib.hardware.loop import Limits, LoopStats, Watchdog, run_loop
-from paperlib.rig import Measurement, Rig, RigFault
+from paperlib.rig import HasTruth, ImuDelay, Measurement, Rig, RigFault, capabilities
 
 __all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "SAMPLE_RATE_HZ"]
 
@@ -114,8 +114,13 @@ class ControlStep:
             "estimator_status": self.status, "sample_faults": self.faults,
         }
         self._meas = controller.meas
-        self._has_age = hasattr(rig, "imu_age_s")
-        self._has_link = hasattr(rig, "consecutive_frame_errors")
+        caps = capabilities(rig)  # once, not per cycle
+        caps.require("q", "qd", "qdd", analysis="the control step")
+        if "tau_m" not in caps.channels and "tau_s" not in caps.channels:
+            raise RigFault(f"the control step needs a torque channel (tau_m or tau_s); the rig provides "
+                           f"{list(caps.channels)}")
+        self._torque = "tau_m" if "tau_m" in caps.channels else "tau_s"
+        self._has_age, self._has_link = caps.sample_age, caps.fieldbus_health
         self.max_imu_age_s = float(max_imu_age_s)
         self.hold_cycles = int(controller.config.imu_delay_cycles) + int(hold_margin_cycles)
         self._period_ns = int(round(1e9 / self.rate))
@@ -130,7 +135,7 @@ class ControlStep:
         meas[ctl.M_Q] = m.q
         meas[ctl.M_QD] = m.qd
         meas[ctl.M_QDD] = m.qdd
-        meas[ctl.M_TAU] = m.tau_m
+        meas[ctl.M_TAU] = getattr(m, self._torque)
         qs, qds, qdds = self.q_sp[k], self.qd_sp[k], self.qdd_sp[k]
         meas[ctl.M_Q_SP] = qs
         meas[ctl.M_QD_SP] = qds
@@ -342,7 +347,7 @@ def run_session(
     desc = robot.description
     cfg = controller_config(controller, model=model, pi_pds0=pi_pds0, pi_F0=pi_F0,
                             closed_from_start=closed_from_start, estimator=estimator,
-                            imu_delay_cycles=getattr(rig, "imu_delay_cycles", 0))
+                            imu_delay_cycles=rig.imu_delay_cycles if isinstance(rig, ImuDelay) else 0)
     t_prep = time.perf_counter()
     _warm_up(robot, cfg)
     polygon = flagship_polygon()
@@ -390,8 +395,7 @@ def run_session(
             step = ControlStep(c, rig, q_sp, qd_sp, qdd_sp, rate)
             source = rig.source
             if truth is None and source == "twin":
-                get_truth = getattr(rig, "truth", None)
-                truth = get_truth() if callable(get_truth) else {
+                truth = rig.truth() if isinstance(rig, HasTruth) else {
                     "note": "emulated hardware: the master has no access to the emulator's true values"}
             settings = getattr(rig, "settings", None)
             config = {
