@@ -335,7 +335,7 @@ def run_session(
     """
     from paperlib.control.trajectories import TABLE3_BOUNDS, random_point_to_point
     from paperlib.recordings import RecordingError, read_recording, validate, write_recording
-    from paperlib.twin.simulate import flagship_polygon
+    from paperlib.control.planning import planning_polygon
 
     say = log or (lambda s: None)
     if controller not in ctl.CONTROLLER_SWITCHES:
@@ -350,7 +350,7 @@ def run_session(
                             imu_delay_cycles=rig.imu_delay_cycles if isinstance(rig, ImuDelay) else 0)
     t_prep = time.perf_counter()
     _warm_up(robot, cfg)
-    polygon = flagship_polygon()
+    polygon = planning_polygon(robot)
     if limits is None:
         lim = desc["limits"]
         limits = Limits(np.radians(lim["q_min_deg"]), np.radians(lim["q_max_deg"]),

@@ -28,7 +28,8 @@ import xarray as xr
 
 from paperlib.control import controllers as ctl
 from paperlib.estimation.config import EstimatorConfig
-from paperlib.estimation.imu_calibration import N_IC, IC_DELAY, calibrate_imu_extended, identity_conversion
+from paperlib.control.planning import planning_polygon
+from paperlib.estimation.imu_calibration import N_IC, IC_DELAY, calibration_protocol, identity_conversion
 from paperlib.control.trajectories import (
     TABLE3_BOUNDS,
     Polygon,
@@ -48,18 +49,9 @@ from paperlib.twin.runner import DG_EKIN, DG_WFRICTION, DG_WMOTOR
 #: The 5R rig's control rate [Hz], from its description (``data/robots/five_bar.toml``).
 SAMPLE_RATE_HZ = FiveBar.default().sample_rate_hz
 
-@functools.lru_cache(maxsize=4)
 def flagship_polygon(sigma_threshold: float = 0.4) -> Polygon:
-    """The well-conditioned convex polygon of the joint space where motions are planned (Fig. 4).
-
-    Condition index ``sigma >= sigma_threshold`` everywhere inside (checked on edges and a
-    lattice), searched in the box q1 in [40, 200] deg, q2 in [-20, 140] deg around (120, 60) deg.
-    """
-    robot = FiveBar.default()
-    return well_conditioned_polygon(
-        robot.condition_index, sigma_threshold, np.radians([[40.0, -20.0], [200.0, 140.0]]),
-        seed_rad=np.radians([120.0, 60.0]), grid_n=121,
-    )
+    """The 5R's planning polygon (Fig. 4): :func:`paperlib.control.planning.planning_polygon`."""
+    return planning_polygon(FiveBar.default(), sigma_threshold)
 
 
 FRICTION_PARAM_NAMES = ("Fc_Nm", "Fs_Nm", "vs_rad_s", "delta", "Fv_Nm_s_rad", "v_thin_rad_s", "delta_v",
@@ -303,13 +295,9 @@ def simulate(
 
 
 def calibration_run(seed: int, twin_params: Any = None, robot: FiveBar | None = None, duration_s: float = 20.0):
-    """Record a PD run with the nominal IMU conversion and calibrate the IMUs against the encoders.
-
-    Uses its own seed (``seed + 1_000_003``) so the calibration data are not the run's data.
-    """
-    ds = simulate(controller="PD", duration_s=duration_s, seed=int(seed) + 1_000_003, estimate=False,
-                  imu_calibration="none", twin_params=twin_params, robot=robot)
-    return calibrate_imu_extended(ds.q.values, ds.qd.values, ds.qdd.values, 1.0 / float(ds.attrs["sample_rate_hz"]))
+    """The IMU-calibration protocol (:func:`paperlib.estimation.imu_calibration.calibration_protocol`) on the twin."""
+    return calibration_protocol(
+        lambda **kw: simulate(**kw, twin_params=twin_params, robot=robot), seed, duration_s=duration_s)
 
 
 def record(output: str | Path, **kwargs: Any) -> Path:
