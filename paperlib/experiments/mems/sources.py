@@ -150,7 +150,12 @@ def load_rig_config(path: str | os.PathLike[str] | None) -> dict[str, Any]:
     return cfg
 
 
-def _interface_present(name: str) -> bool:
+def _interface_present(name: str, netns: str | None = None) -> bool:
+    if netns:  # an interface inside a named network namespace (the emulated rig's veth end)
+        if not Path("/var/run/netns", netns).exists():
+            return False
+        r = subprocess.run(["ip", "-n", netns, "link", "show", name], capture_output=True)
+        return r.returncode == 0
     return Path("/sys/class/net", name).exists()
 
 
@@ -168,9 +173,12 @@ def require_rig(path: str | os.PathLike[str] | None,
     """
     cfg = load_rig_config(path)
     ifname = str(cfg["ethercat"]["interface"])
-    if not interface_present(ifname):
+    netns = cfg["ethercat"].get("netns")
+    present = interface_present(ifname, netns) if netns else interface_present(ifname)
+    if not present:
+        where = f" in network namespace {netns!r}" if netns else ""
         raise RigUnavailable(
-            f"rig configuration {path}: EtherCAT interface {ifname!r} is not present on this machine "
+            f"rig configuration {path}: EtherCAT interface {ifname!r} is not present{where} on this machine "
             "(no rig attached). Refusing source 'hardware'; the twin is not used in its place.")
     return cfg
 
@@ -308,8 +316,12 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
         if proc.returncode != 0:
             raise SourceError(f"hardware run failed (exit {proc.returncode}): {' '.join(cmd)}")
         ds = read_recording(out)
-        if ds.attrs.get("source") != "hardware":
-            raise SourceError(f"{out}: made by the hardware command but labelled source = {ds.attrs.get('source')!r}")
+        emulated = bool(load_rig_config(rig_config).get("rig", {}).get("emulated", False))
+        # an emulated rig's recordings are simulated data and say so (source twin, rig emulated-hardware)
+        want = "twin" if emulated else "hardware"
+        if ds.attrs.get("source") != want:
+            raise SourceError(f"{out}: made by the hardware command on a{'n emulated' if emulated else ' real'} rig "
+                              f"but labelled source = {ds.attrs.get('source')!r} (expected {want!r})")
         return ds
     raise ValueError(f"make_recording_now makes recordings from 'twin' or 'hardware', not {source!r}")
 
