@@ -477,6 +477,8 @@ def run_session(
             ds.attrs.update({
                 "converged_s": float(c.converged_s), "loop_cycles": int(stats.cycles),
                 "estimator_holds": int(step.holds),
+                # the estimator's internal state with its estimate (the paper's warm start), as the twin's
+                "estimator_P": json.dumps(c.P.tolist()),
                 "deadline_misses": int(stats.deadline_misses), "late_commands": int(late_commands),
                 "lateness_median_us": float(stats.lateness_median_us),
                 "lateness_p99_us": float(stats.lateness_p99_us),
