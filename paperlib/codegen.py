@@ -172,23 +172,40 @@ def generate_serial(robot: str) -> str:
     return "\n".join(header) + "\n\n" + src + "\n\n" + loop
 
 
+def generate_step_call() -> str:
+    """Source text of ``paperlib/control/_step_call.py`` (from the control step's array table)."""
+    from paperlib.control.step_arrays import generate_step_call as gen
+
+    return gen()
+
+
 #: robot name -> generator of its kernel module's text
 GENERATORS: dict[str, Callable[[], str]] = {"five_bar": generate_five_bar, "three_rrr": generate_three_rrr,
                                            "tx40": lambda: generate_serial("tx40")}
+#: other generated modules: name -> (path, generator)
+OTHER_GENERATED: dict[str, tuple[Path, Callable[[], str]]] = {
+    "control_step_call": (PACKAGE / "control" / "_step_call.py", generate_step_call),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m paperlib.codegen", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if a generated file is missing or stale")
-    parser.add_argument("robots", nargs="*", default=sorted(GENERATORS), help="robots to generate (default: all)")
+    known = sorted(GENERATORS) + sorted(OTHER_GENERATED)
+    parser.add_argument("robots", nargs="*", default=known,
+                        help="robots (kernel modules) or other generated modules to write (default: all)")
     args = parser.parse_args(argv)
     stale = []
     for robot in args.robots:
-        if robot not in GENERATORS:
-            parser.error(f"unknown robot {robot!r}; known: {sorted(GENERATORS)}")
+        if robot not in known:
+            parser.error(f"unknown robot {robot!r}; known: {known}")
         t0 = time.perf_counter()
-        text = GENERATORS[robot]()
-        path = KERNEL_DIR / f"{robot}.py"
+        if robot in GENERATORS:
+            text = GENERATORS[robot]()
+            path = KERNEL_DIR / f"{robot}.py"
+        else:
+            path, gen = OTHER_GENERATED[robot]
+            text = gen()
         took = time.perf_counter() - t0
         if args.check:
             if not path.exists() or path.read_text() != text:

@@ -8,7 +8,8 @@ import numpy as np
 import sympy as sp
 
 from paperlib import codegen
-from paperlib.friction import TABLE4, FrictionModel, regressor_row
+from paperlib.estimation.regressor import assemble_row
+from paperlib.friction import TABLE4, FrictionModel
 from paperlib.symbolic.friction import friction_regressor as symbolic_friction_regressor
 
 
@@ -59,7 +60,7 @@ def test_compiled_regressor_matches_symbolic_derivation():
             Q_I = rng.normal(size=2)
             Y = np.empty((2, 2 + model.n_params))
             R = np.empty(2)
-            regressor_row(Q_I, D_m, tau, D, v, model.columns(), Y, R)
+            assemble_row(Q_I, D_m, tau, np.zeros((2, 0)), D, v, model.columns(), Y, R)
             np.testing.assert_allclose(Y[:, 2:], np.array(f(*D.ravel(), *v), dtype=float), rtol=1e-13, atol=1e-13)
             np.testing.assert_allclose(Y[:, :2], -D_m.T @ np.diag(tau), rtol=1e-15)
             np.testing.assert_array_equal(R, Q_I)

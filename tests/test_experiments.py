@@ -269,13 +269,34 @@ def test_rig_example_documents_the_required_keys() -> None:
     assert cfg["ethercat"]["interface"] and cfg["imu"]["udp_port"] > 0
 
 
-def test_specs_and_hardware_command() -> None:
+def test_specs_and_hardware_command(tmp_path: Path) -> None:
     kw = sources.simulate_kwargs({"controller": "AC", "duration_s": 40, "seed": 1, "friction_step": [10, 1.2]})
     assert kw == {"controller": "AC", "duration_s": 40.0, "seed": 1, "friction_step": (10.0, 1.2)}
     with pytest.raises(ValueError, match="unknown key"):
         sources.simulate_kwargs({"controler": "AC"})
-    cmd = sources.hardware_command({"controller": "PD", "duration_s": 40.0, "seed": 2}, "rig.toml", "out.nc")
+    cmd = sources.hardware_command({"controller": "PD", "duration_s": 40.0, "seed": 2}, "rig.toml", tmp_path / "o.nc")
     assert cmd[cmd.index("--rig") + 1] == "hardware" and cmd[cmd.index("--config") + 1] == "rig.toml"
+
+
+def test_hardware_command_carries_the_whole_warm_start(tmp_path: Path) -> None:
+    """A warm-started spec (pi0 and P0 from a previous run) reaches the hardware run whole: the command
+    used to pass --closed-from-start without P0, and `paperlib run` then refused the run."""
+    from paperlib.estimation.config import EstimatorConfig
+    from paperlib.hardware.cli import add_parser
+
+    P0 = np.eye(10).ravel() * 3.0
+    spec = {"controller": "AC", "duration_s": 5.0, "seed": 3, "model": 3, "half_life_s": 300.0,
+            "pi_pds0": [0.93, 1.06], "pi_F0": list(np.arange(8.0)), "P0": P0.tolist(), "closed_from_start": True}
+    cmd = sources.hardware_command(spec, "rig.toml", tmp_path / "warm.nc")
+    est = EstimatorConfig.read(cmd[cmd.index("--estimator-config") + 1])
+    assert est == sources.estimator_config(spec)
+    assert est.closed_from_start and est.half_life_s == 300.0 and np.allclose(est.P0, P0)
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    args = parser.parse_args(cmd[3:])  # after "python -m paperlib": the run command parses
+    assert args.estimator_config.endswith("warm.nc.estimator.json") and not args.closed_from_start
 
 
 def test_archive_source_reads_files_and_warm_start_estimate(tmp_path: Path, synth) -> None:

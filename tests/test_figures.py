@@ -95,7 +95,6 @@ def test_builders_render_on_synthetic_results(tmp_path: Path) -> None:
     for name, obj in objs.items():
         png = fio.save(obj, tmp_path / name, ("png",))[0]
         assert mpimg.imread(png).std() > 0.01, name
-    assert isinstance(xr.Dataset(), xr.Dataset)
 
 
 def test_workspace_figures(tmp_path: Path) -> None:

@@ -327,11 +327,11 @@ def test_writer_without_fault_keyword_and_no_writer():
     stats = run_loop(FakeRig(), zero_step, 0.05, RATE)
     assert stats.stop_reason == "completed"
     with pytest.raises(ValueError, match="duration_s"):
-        run_loop(FakeRig(), zero_step, 0.0)
+        run_loop(FakeRig(), zero_step, 0.0, RATE)
     with pytest.raises(ValueError, match="q_min"):
-        run_loop(FakeRig(), zero_step, 0.1, limits=Limits([1, 1], [0, 0], 1.0))
+        run_loop(FakeRig(), zero_step, 0.1, RATE, limits=Limits([1, 1], [0, 0], 1.0))
     with pytest.raises(ValueError, match="log_channels"):
-        run_loop(FakeRig(), zero_step, 0.1, log_channels=("q", "jerk"))
+        run_loop(FakeRig(), zero_step, 0.1, RATE, log_channels=("q", "jerk"))
 
 
 class SetpointStep:
@@ -358,7 +358,7 @@ def test_controller_channels_are_logged_from_step_log_channels():
     np.testing.assert_allclose(writer.column("tau_tgt")[:, 1], 50.0 * 0.2)
     _check_consistent(stats, writer)
     with pytest.raises(ValueError, match="clash"):
-        run_loop(FakeRig(), zero_step, 0.1, extra_channels={"q": np.zeros(2)})
+        run_loop(FakeRig(), zero_step, 0.1, RATE, extra_channels={"q": np.zeros(2)})
 
 
 def test_overload_fault_when_a_cycle_is_too_late():
@@ -378,7 +378,7 @@ def test_overload_fault_when_a_cycle_is_too_late():
 
 
 def test_with_the_real_recording_writer(tmp_path):
-    recordings = pytest.importorskip("paperlib.recordings")
+    from paperlib import recordings  # the package's own module: an import error must fail, not skip
     kw = dict(robot="five_bar", source="hardware", sample_rate_hz=RATE, controller="PD",
               config={"test": "loop"}, origins={"qd": "gyroscope", "qdd": "accelerometer"}, torque_side="motor")
     with recordings.RecordingWriter(tmp_path / "ok.nc", [1, 2], **kw, preallocate=400) as rec:

@@ -1,8 +1,8 @@
 """The pipeline: notebooks, configuration, plan, Snakefile, hardware refusal, and a CI smoke run.
 
 The smoke run (``paperlib reproduce --config config/smoke.yaml``, ~1-2 min on 2 cores) is part of
-the default suite; set ``PAPERLIB_SKIP_SMOKE=1`` to leave it out. It skips (only) when the twin
-(``paperlib.twin.simulate``) cannot be imported.
+the default suite; set ``PAPERLIB_SKIP_SMOKE=1`` to leave it out. A paperlib module that fails to
+import fails the test (it is never a reason to skip).
 """
 
 from __future__ import annotations

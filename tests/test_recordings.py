@@ -538,8 +538,30 @@ def _registry(tmp_path, valid, **override) -> Path:
 
 
 def test_repository_registry_is_valid():
-    assert R.load_registry() == [] or all(isinstance(e, R.RegistryEntry) for e in R.load_registry())
-    assert R.verify_registry() == []
+    entries = R.load_registry()
+    names = [e.name for e in entries]
+    assert "fixture_five_bar_ac_0p25s" in names  # a real file (committed) to verify, not an empty list
+    problems = R.verify_registry()
+    for e in entries:  # archived recordings other than the fixture are not in git: only the fixture must be here
+        if e.path.is_file():
+            assert not [p for p in problems if p.startswith(e.name + ":")], problems
+    fix = next(e for e in entries if e.name == "fixture_five_bar_ac_0p25s")
+    ds = R.read_recording(fix.path)
+    assert ds.attrs["source"] == "twin" and ds.sizes["time"] == 200 and "truth" in ds.attrs
+
+
+def test_repository_registry_catches_a_changed_fixture(tmp_path):
+    """The same check on a copy of the registry whose fixture was altered: verification must fail."""
+    import shutil
+
+    fix = next(e for e in R.load_registry() if e.name == "fixture_five_bar_ac_0p25s")
+    reg = tmp_path / "registry.toml"
+    shutil.copy(R.DEFAULT_REGISTRY, reg)
+    data = bytearray(fix.path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (tmp_path / fix.path.name).write_bytes(bytes(data))
+    problems = [p for p in R.verify_registry(reg) if p.startswith(fix.name + ":")]
+    assert problems and "sha256 mismatch" in problems[0]
 
 
 def test_registry_verifies(tmp_path, valid):

@@ -9,7 +9,7 @@ from paperlib.estimation import plateaus as P
 from paperlib.experiments.industrial.thermal import truth_reference
 from paperlib.recordings import truth
 from paperlib.twin import campaign as C
-from paperlib.twin.friction import steady_friction
+from paperlib.friction.lugre import steady_friction
 from paperlib.twin.thermal import modal_form, step_response
 
 

@@ -113,10 +113,11 @@ def test_planning_polygon_is_well_conditioned_and_inside_the_joint_limits():
 
 def test_chunked_run_equals_one_shot_run(monkeypatch):
     """The progress bar runs the compiled loop in chunks; the recording must not change."""
+    import paperlib.twin.runner as runner
     import paperlib.twin.simulate as sim
 
     one = sim.simulate(controller="AC", duration_s=1.5, seed=5, imu_calibration="none")
-    monkeypatch.setattr(sim, "CHUNK", 997)
+    monkeypatch.setattr(runner, "CHUNK_S", 997 / 4000.0)
     chunked = sim.simulate(controller="AC", duration_s=1.5, seed=5, imu_calibration="none", progress=True)
     for v in ("q", "qd", "qdd", "tau_m", "tau_tgt", "pi_hat", "kinetic_energy", "work_friction"):
         np.testing.assert_array_equal(one[v].values, chunked[v].values)

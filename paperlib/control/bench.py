@@ -17,7 +17,8 @@ def bench_step_us_python(n: int = 100_000) -> float:
     from paperlib.control.controllers import Controller, ControllerConfig
     from paperlib.robots.five_bar import FiveBar
 
-    c = Controller(FiveBar.default(), ControllerConfig(name="AC"))
+    robot = FiveBar.default()
+    c = Controller(robot, ControllerConfig(name="AC"), robot.sample_rate_hz)
     c.meas[0] = np.radians([120.0, 60.0])
     c.meas[1] = [1.0, -1.2]
     c.meas[2] = [5.0, 3.0]

@@ -10,15 +10,20 @@ from pathlib import Path
 
 
 def identify(args: argparse.Namespace) -> int:
-    from paperlib.estimation.replay import REPLAY_CHANNELS, replay
+    from paperlib.estimation.replay import CONVERGENCE_CRITERION, REPLAY_CHANNELS, replay
     from paperlib.recordings import RecordingError, read_recording
 
+    from paperlib.estimation.config import EstimatorConfig
+
     try:
+        cfg = EstimatorConfig.read(args.estimator_config) if args.estimator_config else EstimatorConfig()
+        flags = {"model": args.model, "half_life_s": args.half_life, "lambda_reg": args.lambda_reg,
+                 "gate_velocity": args.gate_velocity, "gate_acceleration": args.gate_acceleration,
+                 "gate_all_joints": False if args.paper_gating else None,
+                 "per_joint_rows": True if args.per_joint_rows else None}
+        cfg = cfg.replace(**{k: v for k, v in flags.items() if v is not None})
         ds = read_recording(args.recording, require=REPLAY_CHANNELS, analysis="paperlib identify")
-        res = replay(ds, args.model, half_life_s=args.half_life, lambda_reg=args.lambda_reg,
-                     gate_velocity=args.gate_velocity, gate_acceleration=args.gate_acceleration,
-                     gate_all_joints=not args.paper_gating,
-                     per_joint_rows=args.per_joint_rows, imu_delay_cycles=args.imu_delay_cycles)
+        res = replay(ds, config=cfg, imu_delay_cycles=args.imu_delay_cycles)
     except (RecordingError, ValueError, FileNotFoundError) as exc:
         print(f"paperlib identify: {exc}", file=sys.stderr)
         return 1
@@ -28,7 +33,7 @@ def identify(args: argparse.Namespace) -> int:
     out = {
         "recording": str(args.recording),
         "source": ds.attrs.get("source"),
-        "model": args.model,
+        "model": res.config.to_dict()["model"],
         "model_description": res.model.name,
         "friction_joints": list(res.model.joints),
         "pi_pds": res.pi_pds.tolist(),
@@ -41,11 +46,15 @@ def identify(args: argparse.Namespace) -> int:
         "samples_used": int(res.estimator.counters[1]),
         "converged_s": None if math.isnan(res.converged_s) else res.converged_s,
         "convergence_criterion": res.criterion,
-        "settings": {"half_life_s": args.half_life, "lambda": args.lambda_reg,
-                     "gate_velocity_rad_s": args.gate_velocity, "gate_acceleration_rad_s2": args.gate_acceleration,
-                     "gating": ("paper: any |qd| > gate_velocity or any |qdd| > gate_acceleration" if args.paper_gating
-                                else "every joint slides: min |qd_j| > gate_velocity"),
-                     "rows": "per-joint" if args.per_joint_rows else "summed",
+        "settled_s": None if math.isnan(res.settled_s) else res.settled_s,
+        "settling_rule": CONVERGENCE_CRITERION.format(tol_pds=0.01, tol_f=0.05),
+        "estimator": res.config.to_dict(),
+        "settings": {"half_life_s": res.config.half_life_s, "lambda": res.config.lambda_reg,
+                     "gate_velocity_rad_s": res.config.gate_velocity,
+                     "gate_acceleration_rad_s2": res.config.gate_acceleration,
+                     "gating": ("every joint slides: min |qd_j| > gate_velocity" if res.config.gate_all_joints
+                                else "paper: any |qd| > gate_velocity or any |qdd| > gate_acceleration"),
+                     "rows": "per-joint" if res.config.per_joint_rows else "summed",
                      "imu_delay_cycles": res.extra["imu_delay_cycles"]},
     }
     text = json.dumps(out, indent=2)
@@ -58,12 +67,17 @@ def identify(args: argparse.Namespace) -> int:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("identify", help="run the EWR-RLS friction/drive-gain estimator over a recording")
     p.add_argument("recording", help="recording file (schema paperlib.recording/2 or /1)")
-    p.add_argument("--model", type=int, default=3, choices=[1, 2, 3, 4, 5], help="Table 4 friction model (default 3)")
-    p.add_argument("--half-life", type=float, default=600.0, metavar="SECONDS", help="weighting half-life T_HL (default 600 s)")
-    p.add_argument("--lambda", dest="lambda_reg", type=float, default=1e-3, metavar="L", help="regularization (default 0.001)")
-    p.add_argument("--gate-velocity", type=float, default=0.1, metavar="RAD_S",
+    p.add_argument("--estimator-config", metavar="FILE.json",
+                   help="every estimator setting as JSON (paperlib.estimation.config.EstimatorConfig); the flags "
+                        "below override single settings")
+    p.add_argument("--model", type=int, default=None, choices=[1, 2, 3, 4, 5], help="Table 4 friction model (default 3)")
+    p.add_argument("--half-life", type=float, default=None, metavar="SECONDS",
+                   help="weighting half-life T_HL (default 600 s)")
+    p.add_argument("--lambda", dest="lambda_reg", type=float, default=None, metavar="L",
+                   help="regularization (default 0.001)")
+    p.add_argument("--gate-velocity", type=float, default=None, metavar="RAD_S",
                    help="velocity gate (default 0.1 rad/s: every joint must slide faster)")
-    p.add_argument("--gate-acceleration", type=float, default=0.2, metavar="RAD_S2",
+    p.add_argument("--gate-acceleration", type=float, default=None, metavar="RAD_S2",
                    help="acceleration gate, used with --paper-gating (default 0.2 rad/s^2)")
     p.add_argument("--paper-gating", action="store_true",
                    help="the paper's rule (any |qd| or |qdd| above its gate; e.g. --gate-velocity 0.02) "

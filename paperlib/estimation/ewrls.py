@@ -532,6 +532,13 @@ class EWRLS:
         self.accum = np.zeros(2)
         self.reset()
 
+    @classmethod
+    def from_config(cls, config: Any, n_params: int, ts: float, pi0: np.ndarray | None = None) -> "EWRLS":
+        """An estimator with the settings of an :class:`paperlib.estimation.config.EstimatorConfig`
+        (half-life, regularisation, gates) for samples ``ts`` [s] apart."""
+        return cls(n_params, pi0=pi0, lam=config.lambda_reg, t_half=config.half_life_s, ts=ts,
+                   v_gate=config.gate_velocity, a_gate=config.gate_acceleration)
+
     # -- state -------------------------------------------------------------------------
 
     def reset(self) -> None:

@@ -39,6 +39,7 @@ residual assumption (optimistic when the residual is correlated, e.g. after filt
 from __future__ import annotations
 
 import math
+from typing import Any
 from dataclasses import dataclass
 
 import numpy as np
@@ -520,3 +521,21 @@ def calibrate_imu_extended(q_enc: np.ndarray, gyro_qd: np.ndarray, accel_qdd: np
         rows[j] = [ag, bg, coef[0], coef[1], coef[2], best_d]
         delay[j] = best_d * ts
     return ExtendedImuCalibration(rows=rows, delay_s=delay, rms_gyro=rms_g, rms_accel=rms_a)
+
+
+#: Seed offset of the calibration run: its data are not the identified run's data.
+CALIBRATION_SEED_OFFSET = 1_000_003
+
+
+def calibration_protocol(record: Any, seed: int, duration_s: float = 20.0) -> Any:
+    """The IMU-calibration protocol: a PD run with the nominal conversion, calibrated against the encoders.
+
+    ``record(controller=..., duration_s=..., seed=..., estimate=False, imu_calibration="none")``
+    makes the run on any rig or twin and returns a recording; the calibration
+    (:func:`calibrate_imu_extended`) uses its ``q``, ``qd``, ``qdd`` at its ``sample_rate_hz``.
+    The run uses its own seed (``seed + CALIBRATION_SEED_OFFSET``), as the paper calibrates
+    before identifying, on other data.
+    """
+    ds = record(controller="PD", duration_s=duration_s, seed=int(seed) + CALIBRATION_SEED_OFFSET, estimate=False,
+                imu_calibration="none")
+    return calibrate_imu_extended(ds.q.values, ds.qd.values, ds.qdd.values, 1.0 / float(ds.attrs["sample_rate_hz"]))

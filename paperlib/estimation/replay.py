@@ -1,42 +1,44 @@
 """Replay a recording through the regressor and the EWR-RLS estimator (offline identification).
 
-The rows are the same as in the real-time step (:mod:`paperlib.control.controllers`):
-``Y = [-D_m^T diag(tau_m), Y_F(q, qd)]``, ``R = Q_I(q, qd, qdd)``, from the measured
-channels (encoder ``q``, gyroscope ``qd``, accelerometer ``qdd``, drive torque ``tau_m``).
+The rows are the real-time step's (:func:`paperlib.control.step.assemble_row` on the robot's
+kernel set): ``Y = [-D_m^T diag(tau) | Y_I | Y_F]``, ``R = Q_I + Q_G``, from the measured channels
+(encoder ``q``, rate ``qd``, acceleration ``qdd``, drive torque ``tau_m``), gated by the one
+predicate of :mod:`paperlib.estimation.gating`, with the settings of one
+:class:`~paperlib.estimation.config.EstimatorConfig`. The result's ``converged_s`` is the window
+criterion of :mod:`paperlib.estimation.convergence` applied to the history, the same rule the
+step uses online; ``settled_s`` is the settling time (a different quantity, named so).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
-import numba as nb
 import numpy as np
 import xarray as xr
 
-from paperlib.estimation.ewrls import EWRLS, RunHistory
-from paperlib.friction import FrictionModel, regressor_row, table4_model
-from paperlib.kernels import five_bar as K
-
-#: Offline convergence criterion of :func:`converged_time` (stated in every result).
-CONVERGENCE_CRITERION = (
-    "first time after which every pi_pds stays within {tol_pds:.0%} of its final value and every "
-    "identified friction curve, evaluated at 8 velocities up to the largest |qd| visited, stays "
-    "within {tol_f:.0%} of its final peak"
+from paperlib._jit import rt_njit
+from paperlib.estimation.config import EstimatorConfig
+from paperlib.estimation.convergence import (  # noqa: F401  (friction_curves re-exported)
+    SETTLING_RULE, friction_curves, settled_time, window_converged_time,
 )
+from paperlib.estimation.ewrls import EWRLS, RunHistory
+from paperlib.estimation.gating import gate_arrays, informative
+from paperlib.estimation.regressor import assemble_row
+from paperlib.friction import FrictionModel
+from paperlib.robots.kernel_sets import robot_terms
+
+#: Offline settling criterion (kept under its old name for callers).
+CONVERGENCE_CRITERION = SETTLING_RULE
 
 
-@nb.njit(cache=True)
-def _rows(Q, QD, QDD, TAU, prm, cols, Y, R, status):  # pragma: no cover - compiled
-    n = Q.shape[1]
-    Q_I = np.empty(n)
-    D_m = np.empty((n, n))
-    D_psi = np.empty((K.N_PSI, n))
-    psid = np.empty(K.N_PSI)
+@rt_njit
+def _rows(kid, Q, QD, QDD, TAU, prm, cols, Y, R, status, Q_IG, D_m, D_ups, ups_d, Y_I):  # pragma: no cover - compiled
     for i in range(Q.shape[0]):
-        s = K.row_terms(Q[i], QD[i], QDD[i], prm, Q_I, D_m, D_psi, psid)
+        s = robot_terms(kid, Q[i], QD[i], QDD[i], prm, Q_IG, D_m, D_ups, ups_d, Y_I)
         status[i] = s
         if s == 0:
-            regressor_row(Q_I, D_m, TAU[i], D_psi, psid, cols, Y[i], R[i])
+            assemble_row(Q_IG, D_m, TAU[i], Y_I, D_ups, ups_d, cols, Y[i], R[i])
         else:
             for a in range(Y.shape[1]):
                 R[i, a] = 0.0
@@ -46,20 +48,23 @@ def _rows(Q, QD, QDD, TAU, prm, cols, Y, R, status):  # pragma: no cover - compi
 
 def regressor_rows(robot, model: FrictionModel, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
                    tau_m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per-joint rows Y (N, n, n_pi) and right-hand sides R (N, n) of eq. 13 for every sample.
+    """Per-joint rows Y (N, n, n_pi) and right-hand sides R (N, n) for every sample.
 
     Raises
     ------
     ValueError
         If a sample lies outside the workspace or at a singularity (naming the first).
     """
+    ks = robot.kernels
     arrs = [np.ascontiguousarray(a, dtype=np.float64) for a in (q, qd, qdd, tau_m)]
     N, n = arrs[0].shape
-    n_pi = n + model.n_params
+    n_pi = ks.n_drives + ks.n_inertial + model.n_params
     Y = np.empty((N, n, n_pi))
     R = np.empty((N, n))
     status = np.empty(N, dtype=np.int64)
-    _rows(*arrs, robot.params, model.columns(), Y, R, status)
+    work = (np.empty(n), np.empty((ks.n_drives, n)), np.empty((ks.n_ups, n)), np.empty(ks.n_ups),
+            np.empty((n, ks.n_inertial)))
+    _rows(ks.kid, *arrs, robot.params, model.columns(), Y, R, status, *work)
     bad = np.flatnonzero(status)
     if bad.size:
         k = int(bad[0])
@@ -83,10 +88,15 @@ class ReplayResult:
     t0 : float
         Recording time of the first sample [s] (history times are relative to it).
     converged_s : float
-        Offline convergence time (NaN if never), see :data:`CONVERGENCE_CRITERION`.
+        Time at which the window criterion held (NaN if never), as online.
     criterion : str
+        The window criterion with its numbers.
     v_max : float
         Largest |qd| visited [rad/s].
+    settled_s : float
+        Settling time (:data:`CONVERGENCE_CRITERION`), NaN if never.
+    config : EstimatorConfig
+        The settings used.
     """
 
     model: FrictionModel
@@ -98,6 +108,8 @@ class ReplayResult:
     criterion: str
     v_max: float
     n_drives: int = 2
+    settled_s: float = float("nan")
+    config: EstimatorConfig = field(default_factory=EstimatorConfig)
     extra: dict = field(default_factory=dict)
 
     @property
@@ -116,127 +128,104 @@ class ReplayResult:
         return [out[j] for j in sorted(out)]
 
 
-def friction_curves(model: FrictionModel, theta_F: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Identified friction torque (..., n_joints_F, len(v)) at velocities v [rad/s]."""
-    theta_F = np.atleast_2d(theta_F)
-    joints = sorted(set(int(j) for j in model.columns()[:, 0]))
-    out = np.empty(theta_F.shape[:1] + (len(joints), len(v)))
-    for k in range(theta_F.shape[0]):
-        for a, j in enumerate(joints):
-            out[k, a] = model.torque(theta_F[k], v, joint=j + 1)
-    return out
-
-
 def converged_time(t: np.ndarray, theta: np.ndarray, model: FrictionModel, n_drives: int, v_max: float,
                    tol_pds: float = 0.01, tol_f: float = 0.05) -> float:
-    """Offline convergence time of an estimate history (see :data:`CONVERGENCE_CRITERION`)."""
-    if len(t) == 0:
-        return float("nan")
-    final = theta[-1]
-    ok_pds = np.all(np.abs(theta[:, :n_drives] - final[:n_drives]) <= tol_pds * np.abs(final[:n_drives]), axis=1)
-    v = np.linspace(v_max / 8, v_max, 8)
-    curves = friction_curves(model, theta[:, n_drives:], v)
-    final_c = curves[-1]
-    peak = np.maximum(np.abs(final_c).max(axis=1), 1e-12)
-    ok_f = np.all(np.abs(curves - final_c) <= tol_f * peak[None, :, None], axis=(1, 2))
-    ok = ok_pds & ok_f
-    bad = np.flatnonzero(~ok)
-    if bad.size == 0:
-        return float(t[0])
-    if bad[-1] == len(t) - 1:
-        return float("nan")
-    return float(t[bad[-1] + 1])
+    """The settling time of an estimate history (:func:`paperlib.estimation.convergence.settled_time`)."""
+    return settled_time(t, theta, model, n_drives, v_max, tol_pds, tol_f)
 
 
 #: The channels :func:`replay` reads (the IMU's velocities and accelerations, the drive torque).
 REPLAY_CHANNELS: tuple[str, ...] = ("q", "qd", "qdd", "tau_m")
 
+_LEGACY = ("half_life_s", "lambda_reg", "gate_velocity", "gate_acceleration", "gate_all_joints", "per_joint_rows")
 
-def replay(ds: xr.Dataset, model: int | FrictionModel = 3, *, half_life_s: float = 600.0, lambda_reg: float = 1e-3,
-           gate_velocity: float = 0.1, gate_acceleration: float = 0.2, gate_all_joints: bool = True,
-           per_joint_rows: bool = False,
+
+def replay(ds: xr.Dataset, model: int | FrictionModel | None = None, *, config: EstimatorConfig | None = None,
            record_every_s: float = 0.01, robot=None, pi0: np.ndarray | None = None,
-           imu_delay_cycles: int | None = None) -> ReplayResult:
+           imu_delay_cycles: int | None = None, **settings) -> ReplayResult:
     """Run the EWR-RLS estimator over a recording (schema 2 or 1, channels :data:`REPLAY_CHANNELS`).
 
     Parameters
     ----------
     ds : xarray.Dataset
         A validated recording.
-    model : int or FrictionModel
-        Table 4 model number or a friction model.
-    half_life_s, lambda_reg, gate_velocity, gate_acceleration : float
-        Estimator settings (paper: 600 s, 0.001; gates are our choice).
-    gate_all_joints : bool
-        Use a sample only when every joint slides, ``min_j |qd_j| > gate_velocity`` (default; the
-        acceleration gate is then unused), as the real-time step's ``gate_all_joints``. False: the
-        paper's rule, ``any |qd_j| > gate_velocity or any |qdd_j| > gate_acceleration``.
-    per_joint_rows : bool
-        Per-joint rows instead of the paper's summed row.
+    model : int or FrictionModel, optional
+        Friction model (overrides the configuration's; default 3 when neither gives one).
+    config : EstimatorConfig, optional
+        Every estimator setting (default: the paper's, with the keyword ``settings``).
     record_every_s : float
         History spacing [s].
-    robot : FiveBar, optional
+    robot : optional
         Known model; default from ``ds.attrs["robot"]``.
     pi0 : ndarray, optional
-        Initial estimate (default pi_pds = 1, pi_F = 0).
+        Initial estimate (default: the configuration's ``pi_pds0`` / ``pi_F0``, else 1 and 0).
     imu_delay_cycles : int, optional
         Samples by which the IMU channels (qd, qdd) lag the encoder and the drive torque; the
         rows pair each IMU sample with ``q`` and ``tau_m`` that many samples earlier, as the
         real-time step does. Default: the recording's ``controller_config.imu_delay_cycles``
         (0 if absent).
+    **settings
+        ``half_life_s``, ``lambda_reg``, ``gate_velocity``, ``gate_acceleration``,
+        ``gate_all_joints``, ``per_joint_rows``: fields of the configuration, for short calls.
 
     Raises
     ------
     ValueError
-        Too few informative samples (fewer than parameters), or states outside the workspace.
+        Too few informative samples (fewer than parameters), states outside the workspace, or
+        an unknown setting.
     """
     from paperlib import robots
     from paperlib.recordings import require_channels
 
     require_channels(ds, REPLAY_CHANNELS, analysis="EWR-RLS identification")
-    fm = model if isinstance(model, FrictionModel) else table4_model(model)
+    unknown = sorted(set(settings) - set(_LEGACY))
+    if unknown:
+        raise ValueError(f"replay: unknown setting(s) {unknown}")
+    cfg = (config or EstimatorConfig()).replace(**settings)
+    if model is not None:
+        cfg = cfg.replace(model=model)
+    fm = cfg.friction_model
     robot = robot or robots.load(ds.attrs["robot"])
+    ks = robot.kernels
     q, qd, qdd, tau = (ds[v].values for v in ("q", "qd", "qdd", "tau_m"))
     if imu_delay_cycles is None:
         imu_delay_cycles = recording_imu_delay(ds)
     d = int(imu_delay_cycles)
     if d < 0 or d >= len(q) // 2:
         raise ValueError(f"imu_delay_cycles = {d} is out of range for {len(q)} samples")
+    cfg = cfg.replace(imu_delay_cycles=d)
     if d:
         q, tau = q[:-d], tau[:-d]
         qd, qdd = qd[d:], qdd[d:]
-    n = q.shape[1]
     fs = float(ds.attrs["sample_rate_hz"])
     Y, R = regressor_rows(robot, fm, q, qd, qdd, tau)
-    n_pi = n + fm.n_params
+    n_drv, n_i = ks.n_drives, ks.n_inertial
+    n_pi = n_drv + n_i + fm.n_params
     if pi0 is None:
-        pi0 = np.concatenate([np.ones(n), np.zeros(fm.n_params)])
-    est = EWRLS(n_pi, pi0=pi0, lam=lambda_reg, t_half=half_life_s, ts=1.0 / fs,
-                v_gate=gate_velocity, a_gate=gate_acceleration)
-    if gate_all_joints:
-        gate_qd = np.abs(qd).min(axis=1, keepdims=True)
-        gate_qdd = np.zeros_like(gate_qd)
-    else:
-        gate_qd, gate_qdd = qd, qdd
-    informative = np.any((np.abs(gate_qd) > gate_velocity) | (np.abs(gate_qdd) > gate_acceleration), axis=1)
-    if informative.sum() < n_pi:
-        raise ValueError(f"too few informative samples: {int(informative.sum())} samples exceed the gates "
-                         f"(|qd| > {gate_velocity} rad/s or |qdd| > {gate_acceleration} rad/s^2); "
+        pi0 = np.concatenate([np.ones(n_drv) if cfg.pi_pds0 is None else np.asarray(cfg.pi_pds0),
+                              np.zeros(n_i) if cfg.pi_I0 is None else np.asarray(cfg.pi_I0),
+                              np.zeros(fm.n_params) if cfg.pi_F0 is None else np.asarray(cfg.pi_F0)])
+    est = EWRLS.from_config(cfg, n_pi, 1.0 / fs, pi0=pi0)
+    gate_qd, gate_qdd = gate_arrays(qd, qdd, cfg.gate_all_joints)
+    n_inf = int(informative(qd, qdd, cfg.gate_velocity, cfg.gate_acceleration, cfg.gate_all_joints).sum())
+    if n_inf < n_pi:
+        raise ValueError(f"too few informative samples: {n_inf} samples exceed the gates "
+                         f"(|qd| > {cfg.gate_velocity} rad/s or |qdd| > {cfg.gate_acceleration} rad/s^2); "
                          f"model {fm.name or fm} needs at least {n_pi}")
-    rows = (Y, R) if per_joint_rows else (Y.sum(axis=1), R.sum(axis=1))
+    rows = (Y, R) if cfg.per_joint_rows else (Y.sum(axis=1), R.sum(axis=1))
     hist = est.run(*rows, gate_qd, gate_qdd, record_every=max(1, int(round(record_every_s * fs))))
     v_max = float(np.abs(qd).max())
-    conv = converged_time(hist.t, hist.theta, fm, n, v_max)
-    crit = CONVERGENCE_CRITERION.format(tol_pds=0.01, tol_f=0.05)
-    names = [f"pi_pds,{j + 1}" for j in range(n)] + fm.param_names()
+    settled = settled_time(hist.t, hist.theta, fm, n_drv + n_i, v_max)
+    conv = window_converged_time(hist.t, hist.theta, fm, n_drv + n_i, cfg.convergence)
+    names = ([f"pi_pds,{j + 1}" for j in range(n_drv)] + [f"pi_I,{nm}" for nm in ks.inertial_names]
+             + fm.param_names())
     return ReplayResult(model=fm, param_names=names, estimator=est, history=hist, t0=float(ds.time.values[d]),
-                        converged_s=conv, criterion=crit, v_max=v_max, n_drives=n, extra={"imu_delay_cycles": d})
+                        converged_s=conv, criterion=cfg.convergence.describe(), v_max=v_max, n_drives=n_drv + n_i,
+                        settled_s=settled, config=cfg, extra={"imu_delay_cycles": d})
 
 
 def recording_imu_delay(ds: xr.Dataset) -> int:
     """The IMU delay (control cycles) the recording's controller used, 0 if it does not say."""
-    import json
-
     try:
         cfg = json.loads(ds.attrs.get("config", "{}"))
         return int(cfg.get("controller_config", {}).get("imu_delay_cycles", 0))

@@ -11,10 +11,15 @@ Modules
 ``base``        the protocols and small shared helpers
 ``polynomial``  the paper-000 polynomials of Table 4 and their compiled regressor row (eqs. 8-13)
 ``kostic``      the exponential (tanh) law of Kostic et al. used by paper 002 (nonlinear in m)
+``coulomb_viscous``  Coulomb + viscous (the first-order odd polynomial, as a law object)
+``lugre``       Stribeck level, shear-thinning viscous term, thermal scaling and LuGre dynamics
+                (the twins' truth; compiled scalar kernels plus :class:`StribeckLaw`, :class:`LuGreLaw`)
 """
 
 from paperlib.friction.base import FrictionLaw, LinearFrictionLaw
+from paperlib.friction.coulomb_viscous import CoulombViscous
 from paperlib.friction.kostic import KosticLaw
+from paperlib.friction.lugre import LuGreLaw, StribeckLaw
 from paperlib.friction.polynomial import (
     SIDE_NEGATIVE,
     SIDE_POSITIVE,
@@ -22,13 +27,15 @@ from paperlib.friction.polynomial import (
     TABLE4,
     FrictionModel,
     friction_regressor,
-    regressor_row,
     shape_function,
     sum_rows,
     table4_model,
 )
 
 __all__ = [
+    "CoulombViscous",
+    "LuGreLaw",
+    "StribeckLaw",
     "FrictionLaw",
     "KosticLaw",
     "LinearFrictionLaw",
@@ -38,7 +45,6 @@ __all__ = [
     "TABLE4",
     "FrictionModel",
     "friction_regressor",
-    "regressor_row",
     "shape_function",
     "sum_rows",
     "table4_model",

@@ -12,8 +12,8 @@ the friction Lagrangian components are ``Q_F = -sum_j D_upsilon_j^T tau_F,j = -Y
 (eq. 11), so the column of ``Y_F`` for joint j and power k is
 ``D_upsilon_j^T s_k(v_j)`` with the shape function ``s_k`` above.
 
-The full regressor row of eq. 13 is ``Y = [Y_pds, Y_F]`` with
-``Y_pds = -D_m^T diag(tau_m_check)`` and right-hand side ``R = Q_I + Q_G``.
+The full regressor row of eq. 13 (drive gains | inertial | friction, ``R = Q_I + Q_G``) is
+assembled by :func:`paperlib.estimation.regressor.assemble_row` from these columns.
 """
 
 from __future__ import annotations
@@ -130,6 +130,19 @@ def shape_function(v: float, k: int, side: int) -> float:  # pragma: no cover - 
 
 
 @rt_njit
+def joint_friction(theta, cols, offset, joint, v):  # pragma: no cover - compiled
+    """Identified friction torque of one relative joint (0-based) at velocity v [N m, resisting].
+
+    ``theta[offset + c]`` is the coefficient of column ``c`` of ``cols``.
+    """
+    f = 0.0
+    for c in range(cols.shape[0]):
+        if cols[c, 0] == joint:
+            f += theta[offset + c] * shape_function(v, cols[c, 1], cols[c, 2])
+    return f
+
+
+@rt_njit
 def friction_regressor(D_ups, ups_d, cols, Y, offset):  # pragma: no cover - compiled
     """Write Y_F columns into ``Y[:, offset:offset + n_cols]``.
 
@@ -152,21 +165,6 @@ def friction_regressor(D_ups, ups_d, cols, Y, offset):  # pragma: no cover - com
         f = shape_function(ups_d[j], cols[c, 1], cols[c, 2])
         for i in range(n):
             Y[i, offset + c] = D_ups[j, i] * f
-
-
-@rt_njit
-def regressor_row(Q_I, D_m, tau_m, D_ups, ups_d, cols, Y, R):  # pragma: no cover - compiled
-    """Full regressor of eq. 13: ``Y = [-D_m^T diag(tau_m), Y_F]`` (n, n_drv + n_F), ``R = Q_I``.
-
-    Q_G is zero for the horizontal 5R; robots with gravity add it to R before calling.
-    """
-    n = Q_I.shape[0]
-    n_drv = D_m.shape[0]
-    for i in range(n):
-        R[i] = Q_I[i]
-        for d in range(n_drv):
-            Y[i, d] = -D_m[d, i] * tau_m[d]
-    friction_regressor(D_ups, ups_d, cols, Y, n_drv)
 
 
 @rt_njit

@@ -2,7 +2,7 @@
 
 * ``paperlib run --rig {hardware,twin} [--config RIG.toml] --controller {PD,CTC,AC,OPEN}
   --duration S --output FILE.nc [--seed N] [--model N] [--pi-pds0 a,b] [--pi-F0 c1,...]
-  [--closed-from-start] [--imu-calibration FILE]``: one run of the paper's random
+  [--closed-from-start] [--estimator-config FILE.json] [--imu-calibration FILE]``: one run of the paper's random
   point-to-point trajectory at 4 kHz under the chosen controller, recorded
   (:func:`paperlib.hardware.session.run_session`). ``--rig hardware`` needs the rig TOML
   (``config/rig.example.toml``); ``--rig twin`` steps the 5R twin in the same loop and needs
@@ -51,6 +51,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--pi-pds0", type=_floats, default=None, help="initial drive-gain estimates a,b")
     p.add_argument("--pi-F0", type=_floats, default=None, help="initial friction coefficients c1,c2,...")
     p.add_argument("--closed-from-start", action="store_true", help="switches (b), (c) closed from t = 0 (warm start)")
+    p.add_argument("--estimator-config", metavar="FILE.json",
+                   help="every estimator setting as JSON (EstimatorConfig.to_json: model, half-life, lambda, gates, "
+                        "convergence, warm start with P0); replaces --model/--pi-pds0/--pi-F0/--closed-from-start")
     p.add_argument("--imu-calibration", help="IMU calibration TOML (overrides [imu] calibration_file)")
     p.add_argument("--no-zero", action="store_true", help="skip the zeroing even if [zeroing] enabled")
     p.add_argument("--rt-priority", type=int, default=None, help="SCHED_FIFO priority of the loop (default: config)")
@@ -137,10 +140,21 @@ def cmd_run(args: argparse.Namespace) -> int:
         rig = TwinRig(seed=args.seed, imu_rows=rows)
     if args.rt_priority is not None:
         rt = args.rt_priority
+    from paperlib.estimation.config import EstimatorConfig
+
+    try:
+        est = EstimatorConfig.read(args.estimator_config) if args.estimator_config else None
+        if est is not None and (args.model != 3 or args.pi_pds0 or args.pi_F0 or args.closed_from_start):
+            raise ValueError("--estimator-config holds the model and the warm start: do not also give "
+                             "--model/--pi-pds0/--pi-F0/--closed-from-start")
+    except ValueError as exc:
+        print(f"paperlib run: {exc}", file=sys.stderr)
+        return 2
     try:
         res = run_session(rig, controller=args.controller, duration_s=args.duration, seed=args.seed,
                           output=args.output, model=args.model, pi_pds0=args.pi_pds0, pi_F0=args.pi_F0,
-                          closed_from_start=args.closed_from_start, limits=limits, watchdog=watchdog, zero=zero,
+                          closed_from_start=args.closed_from_start, estimator=est,
+                          limits=limits, watchdog=watchdog, zero=zero,
                           rt_priority=rt, cpu=cpu, sleep_margin_s=margin, log=_print)
     except RigFault as exc:
         print(f"paperlib run: the run could not start: {type(exc).__name__}: {exc}. "

@@ -76,7 +76,8 @@ from typing import Any, Callable, Literal, Mapping, Protocol, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from paperlib.rig import Measurement, Rig, RigFault
+from paperlib.control.controllers import ControlFault
+from paperlib.rig import FieldbusHealth, Measurement, Rig, RigFault, SampleAge
 
 __all__ = [
     "StepFn",
@@ -283,7 +284,7 @@ def run_loop(
     rig: Rig,
     step: StepFn,
     duration_s: float,
-    rate_hz: float = 4000.0,
+    rate_hz: float,
     writer: RecordingSink | None = None,
     watchdog: Watchdog | None = None,
     limits: Limits | None = None,
@@ -390,8 +391,8 @@ def run_loop(
     stats = LoopStats(rate_hz=float(rate_hz))
     max_age = watchdog.max_imu_age_s
     max_lost = watchdog.max_frame_errors
-    check_age = max_age is not None and hasattr(rig, "imu_age_s")
-    check_lost = max_lost is not None and hasattr(rig, "consecutive_frame_errors")
+    check_age = max_age is not None and isinstance(rig, SampleAge)  # optional capabilities, checked once
+    check_lost = max_lost is not None and isinstance(rig, FieldbusHealth)
     append = writer.append if writer is not None else None
     # The keyword dict handed to append: built once and refreshed only when the rig returns
     # a different Measurement object (the Rig contract says it never does) -- only the
@@ -533,6 +534,8 @@ def run_loop(
         stop_reason = "interrupted"
     except RigFault as exc:
         fault = f"rig fault during {phase}: {exc} (cycle {i}, t = {t:.6f} s)"
+    except ControlFault as exc:
+        fault = f"{exc} (cycle {i}, t = {t:.6f} s)"
     except BaseException as exc:  # noqa: BLE001 - safe stop first, then re-raise
         fault = f"{type(exc).__name__} during {phase}: {exc} (cycle {i}, t = {t:.6f} s)"
         stop_reason = "error"

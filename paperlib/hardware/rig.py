@@ -147,7 +147,7 @@ class RigSettings:
     robot: str = "five_bar"
     emulated: bool = False
     netns: str | None = None
-    cycle_hz: float = 4000.0
+    cycle_hz: float | None = None  # default: the robot description's control rate
     drive_vendor_id: int = 0x000000AB
     drive_product_code: int = 0x00000BE2
     coupler: bool = True
@@ -223,7 +223,7 @@ def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
             robot=str(rig.get("robot", "five_bar")),
             emulated=bool(rig.get("emulated", False)),
             netns=ec.get("netns"),
-            cycle_hz=float(ec.get("cycle_hz", 4000.0)),
+            cycle_hz=None if ec.get("cycle_hz") is None else float(ec["cycle_hz"]),
             drive_vendor_id=int(ec.get("drive_vendor_id", 0xAB)),
             drive_product_code=int(ec.get("drive_product_code", 0xBE2)),
             coupler=bool(ec.get("coupler", True)),
@@ -344,6 +344,11 @@ class HardwareRig(Rig):
         self.settings = settings
         self.robot_model = robot or FiveBar.default()
         self.robot = settings.robot
+        if settings.cycle_hz is None:  # the robot's control rate unless the rig file sets [ethercat] cycle_hz
+            import dataclasses
+
+            settings = dataclasses.replace(settings, cycle_hz=self.robot_model.sample_rate_hz)
+            self.settings = settings
         self.sample_rate_hz = float(settings.cycle_hz)
         self.source = "hardware"
         self.rig_label = "hardware"

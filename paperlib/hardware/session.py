@@ -43,27 +43,34 @@ from typing import Any, Callable
 import numpy as np
 
 from paperlib.control import controllers as ctl
+from paperlib.control.step import ST_NONFINITE, ST_SETPOINT_INVALID
+from paperlib.estimation.config import EstimatorConfig
 from paperlib.hardware.loop import Limits, LoopStats, Watchdog, run_loop
-from paperlib.rig import Measurement, Rig, RigFault
+from paperlib.rig import HasTruth, ImuDelay, Measurement, Rig, RigFault, capabilities
 
 __all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "SAMPLE_RATE_HZ"]
 
-SAMPLE_RATE_HZ = 4000.0
+def _flagship_rate() -> float:
+    from paperlib.robots.five_bar import FiveBar
+
+    return FiveBar.default().sample_rate_hz
+
+
+#: The 5R rig's control rate [Hz] (``control.sample_rate_hz`` of its description); a session runs at its rig's.
+SAMPLE_RATE_HZ = _flagship_rate()
 
 
 def controller_config(name: str, *, model: int = 3, pi_pds0: Any = None, pi_F0: Any = None,
-                      closed_from_start: bool = False, imu_delay_cycles: int = 0) -> ctl.ControllerConfig:
-    """The controller configuration of a run (the paper's defaults otherwise)."""
-    kw: dict[str, Any] = {
-        "name": name, "model": int(model), "imu_delay_cycles": int(imu_delay_cycles),
-        "pi_pds0": None if pi_pds0 is None else tuple(float(x) for x in np.ravel(pi_pds0)),
-        "pi_F0": None if pi_F0 is None else tuple(float(x) for x in np.ravel(pi_F0)),
-    }
-    if closed_from_start:
-        if "closed_from_start" not in ctl.ControllerConfig.__dataclass_fields__:
-            raise ValueError("closed_from_start is not supported by this version of the controller")
-        kw["closed_from_start"] = True
-    return ctl.ControllerConfig(**kw)
+                      closed_from_start: bool = False, imu_delay_cycles: int = 0,
+                      estimator: EstimatorConfig | None = None) -> ctl.ControllerConfig:
+    """The controller configuration of a run: ``estimator`` whole (every setting, a warm start's
+    P0 included) when given, else the paper's defaults with the warm-start arguments. The IMU
+    delay is the rig's (``imu_delay_cycles``), as the twin takes its calibration's."""
+    if estimator is None:
+        estimator = EstimatorConfig(model=int(model), pi_pds0=pi_pds0, pi_F0=pi_F0, closed_from_start=closed_from_start)
+    elif (model, pi_pds0, pi_F0, closed_from_start) != (3, None, None, False):
+        raise ValueError("give the estimator settings in one place: estimator= or model/pi_pds0/pi_F0/closed_from_start")
+    return ctl.ControllerConfig.from_estimator(name, estimator.replace(imu_delay_cycles=int(imu_delay_cycles)))
 
 
 #: Bits of the ``sample_faults`` channel (see :class:`ControlStep`).
@@ -88,13 +95,13 @@ class ControlStep:
     """
 
     def __init__(self, controller: ctl.Controller, rig: Rig, q_sp: np.ndarray, qd_sp: np.ndarray,
-                 qdd_sp: np.ndarray, rate_hz: float = SAMPLE_RATE_HZ, *, max_imu_age_s: float = 1.5e-3,
+                 qdd_sp: np.ndarray, rate_hz: float | None = None, *, max_imu_age_s: float = 1.5e-3,
                  hold_margin_cycles: int = 6) -> None:
         self.c = controller
         self.rig = rig
         self.q_sp, self.qd_sp, self.qdd_sp = q_sp, qd_sp, qdd_sp
         self.n = q_sp.shape[0]
-        self.rate = float(rate_hz)
+        self.rate = float(controller.sample_rate_hz if rate_hz is None else rate_hz)
         self.cur_q = np.zeros(2)
         self.cur_qd = np.zeros(2)
         self.cur_qdd = np.zeros(2)
@@ -107,8 +114,13 @@ class ControlStep:
             "estimator_status": self.status, "sample_faults": self.faults,
         }
         self._meas = controller.meas
-        self._has_age = hasattr(rig, "imu_age_s")
-        self._has_link = hasattr(rig, "consecutive_frame_errors")
+        caps = capabilities(rig)  # once, not per cycle
+        caps.require("q", "qd", "qdd", analysis="the control step")
+        if "tau_m" not in caps.channels and "tau_s" not in caps.channels:
+            raise RigFault(f"the control step needs a torque channel (tau_m or tau_s); the rig provides "
+                           f"{list(caps.channels)}")
+        self._torque = "tau_m" if "tau_m" in caps.channels else "tau_s"
+        self._has_age, self._has_link = caps.sample_age, caps.fieldbus_health
         self.max_imu_age_s = float(max_imu_age_s)
         self.hold_cycles = int(controller.config.imu_delay_cycles) + int(hold_margin_cycles)
         self._period_ns = int(round(1e9 / self.rate))
@@ -123,7 +135,7 @@ class ControlStep:
         meas[ctl.M_Q] = m.q
         meas[ctl.M_QD] = m.qd
         meas[ctl.M_QDD] = m.qdd
-        meas[ctl.M_TAU] = m.tau_m
+        meas[ctl.M_TAU] = getattr(m, self._torque)
         qs, qds, qdds = self.q_sp[k], self.qd_sp[k], self.qdd_sp[k]
         meas[ctl.M_Q_SP] = qs
         meas[ctl.M_QD_SP] = qds
@@ -147,7 +159,10 @@ class ControlStep:
             self.holds += 1
             self.c.hold_estimation(self.hold_cycles)
         tau = self.c.step(t)
-        self.status[()] = self.c.last_status
+        st = self.c.last_status
+        self.status[()] = st
+        if st == ST_NONFINITE or st == ST_SETPOINT_INVALID:
+            raise self.c.fault()  # zero torque was commanded; the loop stops safely and records why
         return tau
 
 
@@ -229,13 +244,13 @@ def _restore(old: _Sched) -> None:
 
 def _warm_up(robot: Any, cfg: ctl.ControllerConfig) -> None:
     """Load / compile the controller step outside the real-time loop."""
-    c = ctl.Controller(robot, cfg, SAMPLE_RATE_HZ)
+    c = ctl.Controller(robot, cfg, robot.sample_rate_hz)
     q = np.radians([120.0, 60.0])
     c.meas[ctl.M_Q] = q
     c.meas[ctl.M_Q_SP] = q
     c.meas[ctl.M_QD] = 0.2
     for k in range(3):
-        c.step(k / SAMPLE_RATE_HZ)
+        c.step(k / robot.sample_rate_hz)
 
 
 def run_session(
@@ -249,6 +264,7 @@ def run_session(
     pi_pds0: Any = None,
     pi_F0: Any = None,
     closed_from_start: bool = False,
+    estimator: EstimatorConfig | None = None,
     truth: dict[str, Any] | None = None,
     limits: Limits | None = None,
     watchdog: Watchdog | None = None,
@@ -282,6 +298,9 @@ def run_session(
         Initial estimates (warm start).
     closed_from_start : bool
         Switches (b), (c) closed from t = 0 (needs a warm start).
+    estimator : EstimatorConfig, optional
+        Every estimator setting at once (instead of ``model``, ``pi_pds0``, ``pi_F0``,
+        ``closed_from_start``; a warm start's ``P0`` can only come this way).
     truth : dict, optional
         True values for ``source = "twin"`` recordings (default: the rig's ``truth()``).
     limits, watchdog : optional
@@ -316,7 +335,7 @@ def run_session(
     """
     from paperlib.control.trajectories import TABLE3_BOUNDS, random_point_to_point
     from paperlib.recordings import RecordingError, read_recording, validate, write_recording
-    from paperlib.twin.simulate import flagship_polygon
+    from paperlib.control.planning import planning_polygon
 
     say = log or (lambda s: None)
     if controller not in ctl.CONTROLLER_SWITCHES:
@@ -324,19 +343,20 @@ def run_session(
     if not duration_s > 0:
         raise ValueError("duration_s must be > 0")
     robot = rig.robot_model  # type: ignore[attr-defined]
+    rate = float(rig.sample_rate_hz)  # the rig's control rate (the robot description's)
     desc = robot.description
     cfg = controller_config(controller, model=model, pi_pds0=pi_pds0, pi_F0=pi_F0,
-                            closed_from_start=closed_from_start,
-                            imu_delay_cycles=getattr(rig, "imu_delay_cycles", 0))
+                            closed_from_start=closed_from_start, estimator=estimator,
+                            imu_delay_cycles=rig.imu_delay_cycles if isinstance(rig, ImuDelay) else 0)
     t_prep = time.perf_counter()
     _warm_up(robot, cfg)
-    polygon = flagship_polygon()
+    polygon = planning_polygon(robot)
     if limits is None:
         lim = desc["limits"]
         limits = Limits(np.radians(lim["q_min_deg"]), np.radians(lim["q_max_deg"]),
                         np.asarray(desc["drives"]["max_torque_Nm"], float))
     watchdog = watchdog or Watchdog()
-    n_slots = int(round(duration_s * SAMPLE_RATE_HZ))
+    n_slots = int(round(duration_s * rate))
     say(f"controller step ready ({time.perf_counter() - t_prep:.2f} s)")
     # A full collection of a large heap holds the GIL for a long time: do it before the rig is up
     # (the keep-alive thread below needs the GIL every millisecond); the loop's own collection
@@ -364,26 +384,26 @@ def run_session(
         ctx = keepalive() if keepalive is not None else _null()
         with ctx:
             traj = random_point_to_point(polygon, duration_s, seed, TABLE3_BOUNDS, dwell_s=dwell_s, start=q_now)
-            _, q_sp, qd_sp, qdd_sp = traj.sample_rate(SAMPLE_RATE_HZ)
+            _, q_sp, qd_sp, qdd_sp = traj.sample_rate(rate)
             if q_sp.shape[0] < n_slots:  # hold the last setpoint
                 pad = n_slots - q_sp.shape[0]
                 q_sp = np.vstack([q_sp, np.repeat(q_sp[-1:], pad, axis=0)])
                 qd_sp = np.vstack([qd_sp, np.zeros((pad, 2))])
                 qdd_sp = np.vstack([qdd_sp, np.zeros((pad, 2))])
             q_sp, qd_sp, qdd_sp = (np.ascontiguousarray(a[:n_slots]) for a in (q_sp, qd_sp, qdd_sp))
-            c = ctl.Controller(robot, cfg, SAMPLE_RATE_HZ)
-            step = ControlStep(c, rig, q_sp, qd_sp, qdd_sp)
+            c = ctl.Controller(robot, cfg, rate)
+            step = ControlStep(c, rig, q_sp, qd_sp, qdd_sp, rate)
             source = rig.source
             if truth is None and source == "twin":
-                get_truth = getattr(rig, "truth", None)
-                truth = get_truth() if callable(get_truth) else {
+                truth = rig.truth() if isinstance(rig, HasTruth) else {
                     "note": "emulated hardware: the master has no access to the emulator's true values"}
             settings = getattr(rig, "settings", None)
             config = {
-                "controller": controller, "duration_s": float(duration_s), "seed": int(seed), "model": int(model),
-                "pi_pds0": cfg.pi_pds0, "pi_F0": cfg.pi_F0, "closed_from_start": bool(closed_from_start),
+                "controller": controller, "duration_s": float(duration_s), "seed": int(seed),
+                "model": cfg.to_dict()["model"], "pi_pds0": cfg.pi_pds0, "pi_F0": cfg.pi_F0,
+                "closed_from_start": bool(cfg.closed_from_start), "estimator": cfg.estimator_config().to_dict(),
                 "dwell_s": dwell_s, "trajectory_start_rad": q_now.tolist(),
-                "controller_config": {k: v for k, v in asdict(cfg).items() if k != "model"},
+                "controller_config": {k: v for k, v in asdict(cfg).items() if k not in ("model", "P0")},
                 "imu_conversion": np.asarray(getattr(rig, "imu_rows", np.zeros((2, 6)))).tolist(),
                 "imu_calibrated": bool(getattr(rig, "imu_calibrated", False)),
                 "limits": {"q_min_rad": np.asarray(limits.q_min, float).tolist(),
@@ -401,7 +421,7 @@ def run_session(
             from paperlib.recordings import RecordingWriter
 
             writer = RecordingWriter(
-                output, [1, 2], robot="five_bar", source=source, sample_rate_hz=SAMPLE_RATE_HZ, controller=controller,
+                output, [1, 2], robot="five_bar", source=source, sample_rate_hz=rate, controller=controller,
                 config=config, seed=int(seed) if source == "twin" else None,
                 truth=truth if source == "twin" else None, attrs=attrs,
                 origins={"qd": "gyroscope", "qdd": "accelerometer"}, torque_side="motor",
@@ -423,9 +443,9 @@ def run_session(
     old, notes = _set_realtime(rt_priority, cpu)
     for n in notes:
         say("warning: " + n)
-    say(f"control loop running: {n_slots} cycles at {SAMPLE_RATE_HZ:g} Hz ({controller})")
+    say(f"control loop running: {n_slots} cycles at {rate:g} Hz ({controller})")
     try:
-        stats = run_loop(rig, step, duration_s, SAMPLE_RATE_HZ, writer, watchdog, limits,
+        stats = run_loop(rig, step, duration_s, rate, writer, watchdog, limits,
                          log_channels=("q", "qd", "qdd", "tau_m", "tau_tgt", "lateness", "digital_inputs"),
                          sleep_margin_s=sleep_margin_s, open_rig=False)
     finally:
@@ -457,6 +477,8 @@ def run_session(
             ds.attrs.update({
                 "converged_s": float(c.converged_s), "loop_cycles": int(stats.cycles),
                 "estimator_holds": int(step.holds),
+                # the estimator's internal state with its estimate (the paper's warm start), as the twin's
+                "estimator_P": json.dumps(c.P.tolist()),
                 "deadline_misses": int(stats.deadline_misses), "late_commands": int(late_commands),
                 "lateness_median_us": float(stats.lateness_median_us),
                 "lateness_p99_us": float(stats.lateness_p99_us),

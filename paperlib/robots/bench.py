@@ -13,7 +13,8 @@ from typing import Callable
 import numba as nb
 import numpy as np
 
-from paperlib.friction import regressor_row, table4_model
+from paperlib.estimation.regressor import assemble_row
+from paperlib.friction import table4_model
 from paperlib.kernels import five_bar as K
 
 
@@ -32,7 +33,7 @@ def row_once(q, qd, qdd, tau_m, prm, cols, Q_I, D_m, D_psi, psid, Y, R):  # prag
     """Q_I and the full regressor row (Y, R) of one sample; returns the kernel status."""
     status = K.row_terms(q, qd, qdd, prm, Q_I, D_m, D_psi, psid)
     if status == 0:
-        regressor_row(Q_I, D_m, tau_m, D_psi, psid, cols, Y, R)
+        assemble_row(Q_I, D_m, tau_m, Y[:, :0], D_psi, psid, cols, Y, R)
     return status
 
 

@@ -60,6 +60,18 @@ class FiveBar:
     description: dict = field(repr=False)
     n_joints: int = 2
 
+    @property
+    def sample_rate_hz(self) -> float:
+        """Control rate of the rig [Hz] (the description's ``control.sample_rate_hz``; the paper: 4 kHz)."""
+        return float(self.description["control"]["sample_rate_hz"])
+
+    @property
+    def kernels(self):
+        """The kernel set the generic controller and plant call (:mod:`paperlib.robots.kernel_sets`)."""
+        from paperlib.robots.kernel_sets import FIVE_BAR
+
+        return FIVE_BAR
+
     # -- construction ---------------------------------------------------------------------------
     @classmethod
     def default(cls) -> "FiveBar":

@@ -4,7 +4,7 @@ The robot follows prescribed joint trajectories, as a position-controlled indust
 the drive torque is ``tau = inverse dynamics(q, qd, qdd) + friction(qd, T) + noise``: nothing of
 the arm is integrated, only the gearboxes' thermal networks are (two nodes each,
 :mod:`paperlib.twin.thermal`, heated by their own friction power ``|tau_f qd|``, ambient 20 C).
-Friction is the steady law of :mod:`paperlib.twin.friction` (Stribeck, shear-thinning viscous,
+Friction is the steady law of :mod:`paperlib.friction.lugre` (Stribeck, shear-thinning viscous,
 Coulomb falling linearly and viscous exponentially with the inner gearbox temperature).
 
 One cycle (Section 2.2 of the paper, ~4.5 min of motion in a 5-min period):
@@ -39,7 +39,7 @@ import scipy.optimize
 
 from paperlib import provenance
 from paperlib._jit import rt_njit
-from paperlib.twin.friction import (FR_ALPHA_C, FR_BETA_V, FR_DELTA, FR_DV, FR_FC, FR_FS, FR_FV,
+from paperlib.friction.lugre import (FR_ALPHA_C, FR_BETA_V, FR_DELTA, FR_DV, FR_FC, FR_FS, FR_FV,
                                     FR_SIGMA0, FR_SIGMA1, FR_TREF, FR_VD, FR_VS, FR_VTHIN,
                                     N_FRICTION_PARAMS, steady_friction)
 from paperlib.twin.thermal import (GearboxThermal, modal_form, thermal_array, thermal_discrete_array,
@@ -165,7 +165,7 @@ def load_campaign_params(path: str | Path | None = None) -> CampaignParams:
 
 
 def friction_rows(params: CampaignParams, scale: np.ndarray | float = 1.0) -> np.ndarray:
-    """True friction rows (``paperlib.twin.friction`` layout), levels times ``scale``: (6, 13)."""
+    """True friction rows (``paperlib.friction.lugre`` layout), levels times ``scale``: (6, 13)."""
     f = params.friction
     s = np.broadcast_to(np.asarray(scale, dtype=float), (N_JOINTS,))
     rows = np.zeros((N_JOINTS, N_FRICTION_PARAMS))
@@ -583,7 +583,7 @@ def simulate_day(params: CampaignParams, spec: DaySpec,
     q = np.round(q / res) * res
     truth = {
         "robot_index": spec.robot, "day": spec.day, "warming_fraction": spec.warming_fraction,
-        "ambient_degC": T_amb, "friction_rows": rows.tolist(), "friction_row_layout": "paperlib.twin.friction FR_*",
+        "ambient_degC": T_amb, "friction_rows": rows.tolist(), "friction_row_layout": "paperlib.friction.lugre FR_*",
         "friction_scale_robot": f_robot.tolist(), "friction_scale_day": f_day.tolist(),
         "thermal_params": th.tolist(), "thermal_layout": "paperlib.twin.thermal TH_*",
         "eq12": [modal_form(r) for r in th],

@@ -35,9 +35,16 @@ import numpy as np
 import scipy.linalg
 
 from paperlib._jit import rt_njit
-from paperlib.twin import friction as fr
+from paperlib.friction import lugre as fr
 from paperlib.twin import imu as im
 from paperlib.twin import thermal as th
+
+#: The 5R twin's friction rows: the revolute joints psi_1..psi_5 of the flagship paper.
+N_FRICTION_JOINTS = 5
+#: Row indices of the geared, actuated joints (psi_1 = q1, psi_2 = pi - q2).
+ACTUATED_JOINTS = (0, 1)
+#: Row indices of the passive hinges (psi_3, psi_4, psi_5).
+PASSIVE_JOINTS = (2, 3, 4)
 
 __all__ = [
     "DR_KT", "DR_KT_BAR", "DR_KS", "DR_I_OFFSET", "DR_GEAR", "DR_RATED", "DR_TAU_MAX",
@@ -275,7 +282,7 @@ class TwinParams:
     friction_joints : list of FrictionJoint
         psi_1..psi_5.
     friction : ndarray, shape (5, N_FRICTION_PARAMS)
-        ``paperlib.twin.friction`` rows.
+        ``paperlib.friction.lugre`` rows.
     gearboxes : list of GearboxThermal
         Gearboxes of joints psi_1 and psi_2.
     thermal : ndarray, shape (2, N_THERMAL_PARAMS)
@@ -367,13 +374,13 @@ def _check(table: Mapping[str, Any], ranges: Mapping[str, tuple[float, float]], 
 
 def _friction(doc: Mapping[str, Any]) -> tuple[list[fr.FrictionJoint], np.ndarray]:
     ft = _table(doc, "friction", "twin")
-    names = tuple(f"joint{j + 1}" for j in range(fr.N_JOINTS))
+    names = tuple(f"joint{j + 1}" for j in range(N_FRICTION_JOINTS))
     _check(ft, {"reference_temperature_degC": (-20.0, 80.0)}, "friction", names)
     joints = []
     for j, name in enumerate(names):
         t = _table(ft, name, "friction")
         _check(t, fr.FRICTION_JOINT_RANGES, f"friction.{name}")
-        want = "actuated" if j in fr.ACTUATED_JOINTS else "passive"
+        want = "actuated" if j in ACTUATED_JOINTS else "passive"
         if t.get("role") != want:
             raise TwinConfigError(f"[friction.{name}] role must be {want!r}")
         joints.append(fr.FrictionJoint.from_mapping(t, ft["reference_temperature_degC"]))

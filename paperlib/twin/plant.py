@@ -1,15 +1,21 @@
-"""The 5R twin's plant, one control cycle at a time, shared by the closed-loop simulator and the
-emulated hardware.
+"""One plant cycle for any robot, shared by the closed-loop runner and the emulated hardware.
 
-The physics of a cycle (see :mod:`paperlib.twin.simulate` for why it is built this way): at the
-cycle's start the LuGre friction torques of the five joints are evaluated and their bristles
-advanced exactly (:func:`plant_forces`); the generalized forces ``Q = Q_m + Q_F`` are then held
-over one RK4 step of the closed-chain dynamics (:func:`plant_rk4`); the gearboxes heat with the
-friction power (:func:`plant_heat`).
+The physics of a cycle (see :mod:`paperlib.twin.runner` for why it is built this way), in three
+compiled phases around the caller's sensing, control and logging:
 
-:class:`TwinPlant` wraps the same functions, with the twin's drives and IMUs, behind the
-``step(torque_Nm, dt)`` interface the emulated EtherCAT drive calls, and exposes the IMU
-microcontroller's reads for the emulated UDP stream.
+1. :func:`cycle_begin` -- the dynamics at the cycle's start (mass matrix, bias forces, the
+   friction joints' Jacobian and velocities, from the robot's kernel set) and the acceleration
+   the forces of the previous cycle produce there (what an accelerometer feels);
+2. :func:`cycle_forces` -- the drives advance over the cycle (current loop, reported torque),
+   ``Q_m = D_drive^T tau_actual``; the LuGre friction torques of every friction joint are
+   evaluated at the cycle's start with their bristles advanced exactly (:func:`plant_forces`);
+   the generalized forces ``Q = Q_m + Q_F`` are then held over the cycle;
+3. :func:`cycle_finish` -- one RK4 step of ``M qdd + h = Q`` with ``Q`` held (so the work of the
+   held forces is exactly ``Q . dq``: motor work and friction dissipation are accumulated), and
+   the gearboxes heat with their joints' friction power.
+
+:class:`TwinPlant` runs the same three phases, with the twin's drives and IMUs, behind the
+``step(torque_Nm, dt)`` interface the emulated EtherCAT drive calls.
 """
 
 from __future__ import annotations
@@ -19,30 +25,24 @@ from typing import Any
 import numpy as np
 
 from paperlib._jit import rt_njit
-from paperlib.kernels import five_bar as K
+from paperlib._linalg import accel_from, solve2  # noqa: F401  (solve2 re-exported)
+from paperlib.friction import lugre as fr
+from paperlib.robots.kernel_sets import robot_dynamics, robot_state_terms
 from paperlib.twin import drives as dr
-from paperlib.twin import friction as fr
 from paperlib.twin import imu as im
 from paperlib.twin import thermal as th
 
-DT = 1.0 / 4000.0
+# energy accumulators (a float array of two): motor work, friction dissipation [J]
+EN_MOTOR, EN_FRICTION = 0, 1
 
 
 @rt_njit
-def solve2(M, b0, b1, out):  # pragma: no cover - compiled
-    """out = M^-1 [b0, b1] for a 2x2 matrix."""
-    det = M[0, 0] * M[1, 1] - M[0, 1] * M[1, 0]
-    out[0] = (M[1, 1] * b0 - M[0, 1] * b1) / det
-    out[1] = (M[0, 0] * b1 - M[1, 0] * b0) / det
-
-
-@rt_njit
-def accel(q, qd, Qa, prm, M, h, out):  # pragma: no cover - compiled
-    """qdd = M^-1 (Qa - C qd) (M and C qd only: the kernel ``mass_bias``); returns the kernel status."""
-    s = K.mass_bias(q, qd, prm, M, h)
+def accel(kid, q, qd, Qa, prm, M, h, out, work):  # pragma: no cover - compiled
+    """qdd = M^-1 (Qa - h) (the kernel set's ``robot_dynamics``); returns the kernel status."""
+    s = robot_dynamics(kid, q, qd, prm, M, h)
     if s != 0:
         return s
-    solve2(M, Qa[0] - h[0], Qa[1] - h[1], out)
+    accel_from(M, Qa, h, out, work)
     return 0
 
 
@@ -50,47 +50,50 @@ def accel(q, qd, Qa, prm, M, h, out):  # pragma: no cover - compiled
 def plant_forces(Qm, scale, z, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj, F, QF, Qa):  # pragma: no cover
     """Friction at the cycle's start (bristles advanced over ``dt``) and the held forces.
 
-    Needs ``D_psi``, ``psid`` of the current state (from ``dynamics_terms``). Writes the joint
-    friction torques ``F`` (5,) [N m, resisting], ``Q_F`` (2,) and ``Q = Q_m + Q_F`` (2,).
+    Needs ``D_psi`` (n_ups, n), ``psid`` of the current state. Writes the friction torques ``F``
+    (n_ups,) [N m, resisting], ``Q_F`` (n,) and ``Q = Q_m + Q_F`` (n,).
     """
     th.joint_temperatures(therm_x, T_amb, Tj)
-    for j in range(5):
+    n_ups = z.shape[0]
+    for j in range(n_ups):
         psid0[j] = psid[j]
         f, z[j] = fr.lugre_step(psid[j], z[j], fric[j], Tj[j], dt)
         F[j] = scale * f
-    for i in range(2):
+    for i in range(Qm.shape[0]):
         acc = 0.0
-        for j in range(5):
+        for j in range(n_ups):
             acc -= D_psi[j, i] * F[j]
         QF[i] = acc
         Qa[i] = Qm[i] + QF[i]
 
 
 @rt_njit
-def plant_rk4(q, qd, Qa, k1v, prm, dt, M, h, work, dq):  # pragma: no cover - compiled
+def plant_rk4(kid, q, qd, Qa, k1v, prm, dt, M, h, work, dq):  # pragma: no cover - compiled
     """One RK4 step with the forces ``Qa`` held; ``k1v`` is the acceleration at the start.
 
-    Updates ``q``, ``qd`` in place and writes the displacement ``dq`` (2,) (so the work of the
-    held forces is exactly ``Q . dq``). ``work`` is (8, 2) scratch. Returns the kernel status.
+    Updates ``q``, ``qd`` in place and writes the displacement ``dq`` (n,) (so the work of the
+    held forces is exactly ``Q . dq``). ``work`` is (8 + n, n) scratch. Returns the kernel status.
     """
+    n = q.shape[0]
     k2v, k3v, k4v, qs, vs, k2q, k3q = work[0], work[1], work[2], work[3], work[4], work[5], work[6]
-    for i in range(2):
+    lin = work[8:8 + n]
+    for i in range(n):
         qs[i] = q[i] + 0.5 * dt * qd[i]
         vs[i] = qd[i] + 0.5 * dt * k1v[i]
-    s = accel(qs, vs, Qa, prm, M, h, k2v)
-    for i in range(2):
+    s = accel(kid, qs, vs, Qa, prm, M, h, k2v, lin)
+    for i in range(n):
         k2q[i] = vs[i]
         qs[i] = q[i] + 0.5 * dt * k2q[i]
         vs[i] = qd[i] + 0.5 * dt * k2v[i]
-    s |= accel(qs, vs, Qa, prm, M, h, k3v)
-    for i in range(2):
+    s |= accel(kid, qs, vs, Qa, prm, M, h, k3v, lin)
+    for i in range(n):
         k3q[i] = vs[i]
         qs[i] = q[i] + dt * k3q[i]
         vs[i] = qd[i] + dt * k3v[i]
-    s |= accel(qs, vs, Qa, prm, M, h, k4v)
+    s |= accel(kid, qs, vs, Qa, prm, M, h, k4v, lin)
     if s != 0:
         return s
-    for i in range(2):
+    for i in range(n):
         dq[i] = dt / 6.0 * (qd[i] + 2.0 * k2q[i] + 2.0 * k3q[i] + vs[i])
         q[i] += dq[i]
         qd[i] += dt / 6.0 * (k1v[i] + 2.0 * k2v[i] + 2.0 * k3v[i] + k4v[i])
@@ -105,27 +108,77 @@ def plant_heat(therm_x, F, psid0, therm_disc, T_amb):  # pragma: no cover - comp
 
 
 @rt_njit
-def _twin_plant_cycles(n, tau_tgt, q, qd, z, Qa, therm_x, T_amb, prm, fric, therm_disc, drv, drv_state,
-                       imu_p, link_p, imu_state, keys, t, out_tau_rep, M, h, D_psi, psid, psid0, Tj, F, QF,
-                       Qm, k1v, qdd, work, dq):  # pragma: no cover - compiled
-    """Advance the twin (drives, plant, heat, IMU sensors) by ``n`` control cycles from time ``t``."""
-    for _ in range(n):
-        s = K.dynamics_terms(q, qd, prm, M, h, D_psi, psid)
+def cycle_begin(kid, q, qd, Qa, prm, M, h, D_psi, psid, qdd, work):  # pragma: no cover - compiled
+    """Phase 1: dynamics at the cycle's start and the acceleration the held forces ``Qa`` give."""
+    s = robot_state_terms(kid, q, qd, prm, M, h, D_psi, psid)
+    if s != 0:
+        return s
+    accel_from(M, Qa, h, qdd, work[8:])
+    return 0
+
+
+@rt_njit
+def cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, tau_rep, Qm, scale, z, therm_x, T_amb, fric, dt,
+                 D_psi, psid, psid0, Tj, F, QF, Qa, M, h, k1v, work):  # pragma: no cover - compiled
+    """Phase 2: drives over the cycle, ``Q_m = D_drive^T tau_act``, friction, held forces, ``k1v``."""
+    n_drv = tau_tgt.shape[0]
+    for d in range(n_drv):
+        a, r = dr.drive_step(drv_state[d], tau_tgt[d], drv[d])
+        tau_act[d] = a
+        tau_rep[d] = r
+    for i in range(Qm.shape[0]):
+        acc = 0.0
+        for d in range(n_drv):
+            acc += D_drive[d, i] * tau_act[d]
+        Qm[i] = acc
+    plant_forces(Qm, scale, z, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj, F, QF, Qa)
+    accel_from(M, Qa, h, k1v, work[8:])
+
+
+@rt_njit
+def cycle_finish(kid, q, qd, Qa, Qm, QF, k1v, prm, dt, M, h, work, dq, energy, therm_x, F, psid0, therm_disc,
+                 T_amb):  # pragma: no cover - compiled
+    """Phase 3: RK4 with the forces held, work and dissipation of the cycle, gearbox heat."""
+    s = plant_rk4(kid, q, qd, Qa, k1v, prm, dt, M, h, work, dq)
+    if s != 0:
+        return s
+    for i in range(q.shape[0]):
+        energy[EN_MOTOR] += Qm[i] * dq[i]
+        energy[EN_FRICTION] -= QF[i] * dq[i]
+    plant_heat(therm_x, F, psid0, therm_disc, T_amb)
+    return 0
+
+
+def drive_map_of_gears(gears: np.ndarray) -> np.ndarray:
+    """Drive map of one geared drive per joint, ``diag(iota)`` (n, n): ``Q_m,i = iota_i tau_m,i``."""
+    return np.ascontiguousarray(np.diag(np.asarray(gears, dtype=float)))
+
+
+def cycle_scratch(n: int, n_drv: int, n_ups: int) -> dict[str, np.ndarray]:
+    """Work arrays of the three phases for ``n`` joints, ``n_drv`` drives, ``n_ups`` friction joints."""
+    return {"M": np.empty((n, n)), "h": np.empty(n), "D_psi": np.empty((n_ups, n)), "psid": np.empty(n_ups),
+            "psid0": np.empty(n_ups), "Tj": np.empty(n_ups), "F": np.empty(n_ups), "Qm": np.empty(n),
+            "QF": np.empty(n), "k1v": np.empty(n), "qdd": np.empty(n), "work": np.empty((8 + n, n)),
+            "dq": np.empty(n), "tau_act": np.zeros(n_drv), "energy": np.zeros(2)}
+
+
+@rt_njit
+def _twin_plant_cycles(n_cycles, kid, dt, tau_tgt, q, qd, z, Qa, therm_x, T_amb, prm, fric, therm_disc, drv,
+                       drv_state, D_drive, imu_p, link_p, imu_state, keys, t, out_tau_rep, M, h, D_psi, psid, psid0,
+                       Tj, F, QF, Qm, k1v, qdd, work, dq, tau_act, energy):  # pragma: no cover - compiled
+    """Advance the twin (drives, plant, heat, IMU sensors) by ``n_cycles`` cycles of ``dt`` from ``t``."""
+    for _ in range(n_cycles):
+        s = cycle_begin(kid, q, qd, Qa, prm, M, h, D_psi, psid, qdd, work)
         if s != 0:
             return s, t
-        solve2(M, Qa[0] - h[0], Qa[1] - h[1], qdd)
         im.imu_advance(imu_state, keys, imu_p, link_p, t, qd, qdd)
-        for j in range(2):
-            a, r = dr.drive_step(drv_state[j], tau_tgt[j], drv[j])
-            out_tau_rep[j] = r
-            Qm[j] = dr.joint_torque(a, drv[j])
-        plant_forces(Qm, 1.0, z, therm_x, T_amb, fric, DT, D_psi, psid, psid0, Tj, F, QF, Qa)
-        solve2(M, Qa[0] - h[0], Qa[1] - h[1], k1v)
-        s = plant_rk4(q, qd, Qa, k1v, prm, DT, M, h, work, dq)
+        cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, out_tau_rep, Qm, 1.0, z, therm_x, T_amb, fric, dt,
+                     D_psi, psid, psid0, Tj, F, QF, Qa, M, h, k1v, work)
+        s = cycle_finish(kid, q, qd, Qa, Qm, QF, k1v, prm, dt, M, h, work, dq, energy, therm_x, F, psid0,
+                         therm_disc, T_amb)
         if s != 0:
             return s, t
-        plant_heat(therm_x, F, psid0, therm_disc, T_amb)
-        t += DT
+        t += dt
     return 0, t
 
 
@@ -136,7 +189,8 @@ class TwinPlant:
     velocities are ``iota`` times the joint's, torques are motor torques. The twin's drives sit
     inside: the torque handed in is the drive's *target*; the torque returned is what the drive
     *reports* (``tau_m`` check); the plant moves with the actual torque (``pi_pds`` times it).
-    Time advances in whole 250-us cycles (a remainder is carried to the next call).
+    Time advances in whole control cycles of the robot's rate (``robot.sample_rate_hz``; a
+    remainder is carried to the next call).
 
     Parameters
     ----------
@@ -154,6 +208,8 @@ class TwinPlant:
 
         self.robot = robot or FiveBar.default()
         self.tp = twin_params or dr.load_twin_params()
+        self.dt = 1.0 / self.robot.sample_rate_hz
+        self.kid = self.robot.kernels.kid
         self.iota = self.robot.gear_ratios.copy()
         self.prm = np.ascontiguousarray(self.robot.params)
         self.q = np.radians([120.0, 60.0]) if q0 is None else np.array(q0, dtype=float)
@@ -163,8 +219,8 @@ class TwinPlant:
         self.T_amb = float(self.tp.ambient_degC)
         self.therm_x = np.ascontiguousarray(th.initial_state(self.T_amb, 2), dtype=np.float64)
         self.fric = np.ascontiguousarray(self.tp.friction)
-        self.therm_disc = np.ascontiguousarray(self.tp.thermal_discrete(DT))
-        self.drv = np.ascontiguousarray(self.tp.drive_array(DT))
+        self.therm_disc = np.ascontiguousarray(self.tp.thermal_discrete(self.dt))
+        self.drv = np.ascontiguousarray(self.tp.drive_array(self.dt))
         self.drv_state = np.zeros((2, dr.N_DRIVE_STATE))
         self.imu_p = np.ascontiguousarray(self.tp.imu)
         self.link_p = np.ascontiguousarray(self.tp.link).copy()
@@ -175,9 +231,11 @@ class TwinPlant:
         self._carry = 0.0
         self.tau_rep = np.zeros(2)
         self._tau_tgt = np.zeros(2)
-        self._scratch = [np.empty((2, 2)), np.empty(2), np.empty((5, 2)), np.empty(5), np.empty(5), np.empty(5),
-                         np.empty(5), np.empty(2), np.empty(2), np.empty(2), np.empty(2), np.empty((8, 2)),
-                         np.empty(2)]
+        self.D_drive = drive_map_of_gears(self.drv[:, dr.DR_GEAR])
+        ks = self.robot.kernels
+        sc = cycle_scratch(ks.n_joints, ks.n_drives, ks.n_ups)
+        self._scratch = [sc[k] for k in ("M", "h", "D_psi", "psid", "psid0", "Tj", "F", "QF", "Qm", "k1v", "qdd",
+                                          "work", "dq", "tau_act", "energy")]
         self._last_read = 0
 
     @property
@@ -190,13 +248,13 @@ class TwinPlant:
         velocity [rad/s], reported torque [N m])."""
         self._tau_tgt[:] = torque_Nm
         self._carry += max(float(dt), 0.0)
-        n = int(self._carry / DT + 1e-9)
+        n = int(self._carry / self.dt + 1e-9)
         if n:
-            self._carry -= n * DT
+            self._carry -= n * self.dt
             status, self.t = _twin_plant_cycles(
-                n, self._tau_tgt, self.q, self.qd, self.z, self.Qa, self.therm_x, self.T_amb, self.prm, self.fric,
-                self.therm_disc, self.drv, self.drv_state, self.imu_p, self.link_p, self.imu_state, self.keys,
-                self.t, self.tau_rep, *self._scratch)
+                n, self.kid, self.dt, self._tau_tgt, self.q, self.qd, self.z, self.Qa, self.therm_x, self.T_amb,
+                self.prm, self.fric, self.therm_disc, self.drv, self.drv_state, self.D_drive, self.imu_p, self.link_p,
+                self.imu_state, self.keys, self.t, self.tau_rep, *self._scratch)
             if status != 0:
                 raise RuntimeError(f"twin plant left the workspace at t = {self.t:.4f} s (q = {self.q.tolist()})")
         return self.iota * self.q, self.iota * self.qd, self.tau_rep.copy()

@@ -55,7 +55,7 @@ class TwinRig(Rig):
     n_joints = 2
 
     def __init__(self, seed: int = 1, q0: Any = None, imu_rows: Any = None, robot: Any = None,
-                 twin_params: Any = None, sample_rate_hz: float = 4000.0) -> None:
+                 twin_params: Any = None, sample_rate_hz: float | None = None) -> None:
         from paperlib.estimation.imu_calibration import identity_conversion
         from paperlib.robots.five_bar import FiveBar
 
@@ -64,9 +64,10 @@ class TwinRig(Rig):
         self.robot_model = robot or FiveBar.default()
         self.robot = "five_bar"
         self.twin_params = twin_params
-        if abs(float(sample_rate_hz) - 4000.0) > 1e-9:
-            raise ValueError("the twin steps in 250-us cycles: sample_rate_hz must be 4000")
-        self.sample_rate_hz = 4000.0
+        rate = self.robot_model.sample_rate_hz  # the twin steps in whole control cycles of the robot's rate
+        if sample_rate_hz is not None and abs(float(sample_rate_hz) - rate) > 1e-9:
+            raise ValueError(f"the twin steps in cycles of the robot's control rate: sample_rate_hz must be {rate:g}")
+        self.sample_rate_hz = rate
         self.imu_rows = identity_conversion(2) if imu_rows is None else np.array(imu_rows, float)
         self.imu_calibrated = imu_rows is not None
         desc = self.robot_model.description

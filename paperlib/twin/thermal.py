@@ -36,7 +36,7 @@ import scipy.linalg
 import scipy.optimize
 
 from paperlib._jit import rt_njit
-from paperlib.twin.friction import steady_friction
+from paperlib.friction.lugre import steady_friction
 
 __all__ = [
     "TH_C_INNER", "TH_C_CASE", "TH_G_IC", "TH_G_CA", "TH_G_IA", "N_THERMAL_PARAMS",
@@ -257,7 +257,7 @@ def alternating_power(friction_row: np.ndarray, amplitude: float, T: float) -> f
     Parameters
     ----------
     friction_row : ndarray, shape (N_FRICTION_PARAMS,)
-        The joint's friction row (``paperlib.twin.friction``).
+        The joint's friction row (``paperlib.friction.lugre``).
     amplitude : float
         Velocity amplitude [rad/s].
     T : float

@@ -5,7 +5,7 @@ What the simulated rig is (values in ``data/twin/three_rrr_twin.toml``, all assu
 * **Plant**: the generated 3-RRR dynamics (:mod:`paperlib.kernels.three_rrr`) with the
   platform point as state, ``M_s p_dd = J_a^T (gamma tau - F) - C_s p_dot``, integrated by RK4
   at ``plant_substeps`` x the control rate. Inertia = the a priori model's.
-* **Friction** on the three drives: the LuGre law of :mod:`paperlib.twin.friction` (bristle
+* **Friction** on the three drives: the LuGre law of :mod:`paperlib.friction.lugre` (bristle
   state per drive, Stribeck exponent != 2, shear-thinning viscous term): not of the Kostic
   form the identification fits. Held over each RK4 sub-step; the bristle state advances by
   the law's exact frozen-velocity update. Passive joints are frictionless.
@@ -17,7 +17,7 @@ What the simulated rig is (values in ``data/twin/three_rrr_twin.toml``, all assu
   position loops), velocity by a filtered backward difference of the encoder, plus an
   optional feed-forward torque computed from the reference (the compensation of the paper).
 
-Shared with the 5R twin: the friction laws (:mod:`paperlib.twin.friction`). Specific to this
+Shared with the 5R twin: the friction laws (:mod:`paperlib.friction.lugre`). Specific to this
 rig: the platform-point plant, the redundant drives and the joint PD loops.
 """
 
@@ -36,7 +36,7 @@ import xarray as xr
 
 from paperlib.kernels import three_rrr as K
 from paperlib.robots.three_rrr import ThreeRRR
-from paperlib.twin import friction as fr
+from paperlib.friction import lugre as fr
 from paperlib.twin.plant import solve2
 
 DEFAULT_TWIN_TOML = Path(__file__).resolve().parents[2] / "data" / "twin" / "three_rrr_twin.toml"
@@ -133,7 +133,7 @@ class ThreeRRRTwin:
 
     @property
     def friction_rows(self) -> np.ndarray:
-        """(3, N_FRICTION_PARAMS) parameter rows of :mod:`paperlib.twin.friction`."""
+        """(3, N_FRICTION_PARAMS) parameter rows of :mod:`paperlib.friction.lugre`."""
         return fr.friction_array(list(self.friction))
 
     def steady_friction(self, v: np.ndarray, drive: int) -> np.ndarray:
@@ -144,7 +144,7 @@ class ThreeRRRTwin:
         """What a recording's ``truth`` attribute holds."""
         return {
             "k_f": self.k_f, "drive_gain": self.drive_gain,
-            "friction_law": "paperlib.twin.friction LuGre (steady state: Stribeck + shear-thinning viscous)",
+            "friction_law": "paperlib.friction.lugre LuGre (steady state: Stribeck + shear-thinning viscous)",
             "friction": [dict(vars(j)) for j in self.friction],
             "temperature_degC": self.temperature_degC,
             "passive_joint_friction": "none",

@@ -29,7 +29,7 @@ from paperlib.estimation.thermal import fit_double_exponential
 from paperlib.estimation.thermal_monitor import analyse_recording, fit_recordings, monitor_recording
 from paperlib.recordings import read_recording, truth as rec_truth, write_recording
 from paperlib.twin import campaign as C
-from paperlib.twin.friction import steady_friction
+from paperlib.friction.lugre import steady_friction
 
 __all__ = ["TRAIN_DAYS", "HELDOUT_DAY", "STEADY_TOL", "simulate_campaign", "load_campaign", "provenance_block",
            "truth_reference", "analyse_campaign", "steady_cycles"]

@@ -14,7 +14,7 @@ import numpy as np
 from paperlib.estimation.plateaus import eq4_torque
 from paperlib.estimation.thermal import ThermalModel, fit_double_exponential
 from paperlib.recordings import truth as rec_truth
-from paperlib.twin.friction import steady_friction_curve
+from paperlib.friction.lugre import steady_friction_curve
 
 __all__ = ["TABLE1_PAPER", "fig06_joint_friction", "fig07_all_joints", "fig10_cold_hot",
            "fig11_prediction", "fig13_anomaly", "table1_figure", "table1_rows"]

@@ -45,6 +45,7 @@ __all__ = [
     "require_rig",
     "simulate_kwargs",
     "hardware_command",
+    "estimator_config",
     "final_estimate",
     "make_recording_now",
     "obtain_recordings",
@@ -149,7 +150,12 @@ def load_rig_config(path: str | os.PathLike[str] | None) -> dict[str, Any]:
     return cfg
 
 
-def _interface_present(name: str) -> bool:
+def _interface_present(name: str, netns: str | None = None) -> bool:
+    if netns:  # an interface inside a named network namespace (the emulated rig's veth end)
+        if not Path("/var/run/netns", netns).exists():
+            return False
+        r = subprocess.run(["ip", "-n", netns, "link", "show", name], capture_output=True)
+        return r.returncode == 0
     return Path("/sys/class/net", name).exists()
 
 
@@ -167,9 +173,12 @@ def require_rig(path: str | os.PathLike[str] | None,
     """
     cfg = load_rig_config(path)
     ifname = str(cfg["ethercat"]["interface"])
-    if not interface_present(ifname):
+    netns = cfg["ethercat"].get("netns")
+    present = interface_present(ifname, netns) if netns else interface_present(ifname)
+    if not present:
+        where = f" in network namespace {netns!r}" if netns else ""
         raise RigUnavailable(
-            f"rig configuration {path}: EtherCAT interface {ifname!r} is not present on this machine "
+            f"rig configuration {path}: EtherCAT interface {ifname!r} is not present{where} on this machine "
             "(no rig attached). Refusing source 'hardware'; the twin is not used in its place.")
     return cfg
 
@@ -199,20 +208,35 @@ def simulate_kwargs(spec: Mapping[str, Any]) -> dict[str, Any]:
     return kw
 
 
+#: Spec keys that are estimator settings (:class:`paperlib.estimation.config.EstimatorConfig` fields).
+ESTIMATOR_SPEC_KEYS = ("model", "half_life_s", "lambda_reg", "pi_pds0", "pi_F0", "closed_from_start", "P0")
+
+
+def estimator_config(spec: Mapping[str, Any]) -> Any:
+    """The whole estimator configuration of a recording spec (warm start and its covariance included)."""
+    from paperlib.estimation.config import EstimatorConfig
+
+    kw = {k: spec[k] for k in ESTIMATOR_SPEC_KEYS if spec.get(k) is not None}
+    if "model" in kw:
+        kw["model"] = int(kw["model"])
+    return EstimatorConfig(**kw)
+
+
 def hardware_command(spec: Mapping[str, Any], rig_config: str | os.PathLike[str], output: str | os.PathLike[str],
                      python: str | None = None) -> list[str]:
-    """The ``paperlib run --rig hardware`` command line that makes one recording on the robot."""
-    cmd = [python or sys.executable, "-m", "paperlib", "run", "--rig", "hardware", "--config", str(rig_config),
-           "--controller", str(spec.get("controller", "AC")), "--duration", str(float(spec.get("duration_s", 40.0))),
-           "--seed", str(int(spec.get("seed", 1))), "--output", str(output)]
-    if spec.get("model") is not None:
-        cmd += ["--model", str(int(spec["model"]))]
-    for key, flag in (("pi_pds0", "--pi-pds0"), ("pi_F0", "--pi-F0")):
-        if spec.get(key) is not None:
-            cmd += [flag, ",".join(repr(float(x)) for x in spec[key])]
-    if spec.get("closed_from_start"):
-        cmd += ["--closed-from-start"]
-    return cmd
+    """The ``paperlib run --rig hardware`` command line that makes one recording on the robot.
+
+    Every estimator setting of the spec goes whole through ``--estimator-config``: a JSON file
+    written beside ``output`` (``<output>.estimator.json``), so a warm start carries its
+    covariance ``P0`` along with ``pi_pds0``, ``pi_F0`` and ``closed_from_start``.
+    """
+    out = Path(output)
+    est_path = out.with_name(out.name + ".estimator.json")
+    est_path.parent.mkdir(parents=True, exist_ok=True)
+    estimator_config(spec).write(est_path)
+    return [python or sys.executable, "-m", "paperlib", "run", "--rig", "hardware", "--config", str(rig_config),
+            "--controller", str(spec.get("controller", "AC")), "--duration", str(float(spec.get("duration_s", 40.0))),
+            "--seed", str(int(spec.get("seed", 1))), "--output", str(output), "--estimator-config", str(est_path)]
 
 
 def final_estimate(ds: xr.Dataset, model: int = 3, tail_s: float = 5.0) -> tuple[list[float], list[float]]:
@@ -292,8 +316,12 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
         if proc.returncode != 0:
             raise SourceError(f"hardware run failed (exit {proc.returncode}): {' '.join(cmd)}")
         ds = read_recording(out)
-        if ds.attrs.get("source") != "hardware":
-            raise SourceError(f"{out}: made by the hardware command but labelled source = {ds.attrs.get('source')!r}")
+        emulated = bool(load_rig_config(rig_config).get("rig", {}).get("emulated", False))
+        # an emulated rig's recordings are simulated data and say so (source twin, rig emulated-hardware)
+        want = "twin" if emulated else "hardware"
+        if ds.attrs.get("source") != want:
+            raise SourceError(f"{out}: made by the hardware command on a{'n emulated' if emulated else ' real'} rig "
+                              f"but labelled source = {ds.attrs.get('source')!r} (expected {want!r})")
         return ds
     raise ValueError(f"make_recording_now makes recordings from 'twin' or 'hardware', not {source!r}")
 

@@ -14,8 +14,7 @@ Coulomb ``sign(v)``, viscous ``v``, the polynomial of paper 001 eq. 4 ``sign, v,
 nonlinear least squares (:func:`scipy.optimize.least_squares`, stated starting point) for
 Stribeck and Kostic -- and then judged on both experiments.
 
-The laws themselves come from the friction layer (``paperlib.friction``); until the layer's
-LuGre module lands on main, the same functions are read from ``paperlib.twin.friction``.
+The laws themselves come from the friction layer (``paperlib.friction``).
 """
 
 from __future__ import annotations
@@ -28,12 +27,7 @@ import numpy as np
 from paperlib.friction.kostic import KosticLaw
 from paperlib.robots.serial import JointColumns, joint_columns
 
-try:  # the friction layer (branch `layers`): paperlib/friction/lugre.py
-    import paperlib.friction.lugre as _lg
-except ModuleNotFoundError as exc:  # before it lands: the twin's module holds the same functions
-    if exc.name != "paperlib.friction.lugre":
-        raise
-    import paperlib.twin.friction as _lg
+import paperlib.friction.lugre as _lg
 
 __all__ = ["truth_row", "steady_data", "lugre_response", "Model", "fit_models", "LINEAR_MODELS"]
 

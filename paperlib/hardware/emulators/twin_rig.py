@@ -244,14 +244,14 @@ class TwinDrivePlant:
     (a master catching up) see the same grid point, as on a real drive.
     """
 
-    def __init__(self, twin: Any, sender: ImuSender | None, sync: bool = True, period_s: float = 1.0 / 4000.0) -> None:
+    def __init__(self, twin: Any, sender: ImuSender | None, sync: bool = True, period_s: float | None = None) -> None:
         self.twin = twin
         self.sender = sender
         self.failure: str | None = None
         self.fault_cb: Callable[[], None] | None = None
         self.steps = 0
         self.sync = bool(sync)
-        self.period = float(period_s)
+        self.period = float(twin.dt if period_s is None else period_s)  # the twin's control cycle
         self._t = 0.0  # local wall-clock time (sum of the drive's dt)
         self._grid = 0.0  # a grid point (SYNC0) [s]
         self._k = 0  # index of the last grid point the twin was advanced to
@@ -305,7 +305,7 @@ def twin_truth(twin: Any) -> dict[str, Any]:
     from paperlib.twin import drives as dr
     from paperlib.twin.simulate import _truth_dict
 
-    drv = twin.tp.drive_array(1.0 / 4000.0)
+    drv = twin.tp.drive_array(twin.dt)
     truth = _truth_dict(twin.tp, drv, twin.robot, twin.therm_x)
     truth["emulated_hardware"] = ("the EtherCAT drive and the IMU board were emulated (paperlib.hardware.emulators."
                                   "twin_rig) around the 5R twin; the data are simulated")
@@ -323,8 +323,8 @@ def build(config: dict[str, Any], imu_dest: tuple[str, int] | None) -> tuple[Any
     seed = int(config.get("seed", 1))
     q0 = config.get("q0_deg")
     # load (or compile) the twin's compiled cycle now, not on the first process-data frame
-    TwinPlant(seed=seed).step(np.zeros(2), 2.0 / 4000.0)
     twin = TwinPlant(seed=seed, q0=None if q0 is None else np.radians(np.asarray(q0, float)))
+    TwinPlant(seed=seed).step(np.zeros(2), 2.0 * twin.dt)
     for name, got, want in (("gyro", twin.imu_p[:, im.IM_SENS_G], gyro_lsb_rad_s(GYRO_FS_DPS)),
                             ("accelerometer", twin.imu_p[:, im.IM_SENS_A], accel_lsb_m_s2(ACCEL_FS_G))):
         if not np.allclose(got, want, rtol=1e-9):
@@ -337,7 +337,7 @@ def build(config: dict[str, Any], imu_dest: tuple[str, int] | None) -> tuple[Any
         sender = ImuSender(imu_dest, ImuFaults(**fcfg))
     lockstep = bool(config.get("lockstep", False))
     plant = TwinDrivePlant(twin, sender, sync=not lockstep)
-    drv = twin.tp.drive_array(1.0 / 4000.0)
+    drv = twin.tp.drive_array(twin.dt)
     rated_mNm = [int(round(v * 1e3)) for v in drv[:, dr.DR_RATED]]
     max_permille = [int(round(m / r * 1e3)) for m, r in zip(drv[:, dr.DR_TAU_MAX], drv[:, dr.DR_RATED])]
     drive_kw: dict[str, Any] = {
@@ -346,7 +346,7 @@ def build(config: dict[str, Any], imu_dest: tuple[str, int] | None) -> tuple[Any
         "max_torque_permille": max_permille,
         "encoder_offset_counts": list(config.get("encoder_offset_counts", (0, 0))),
         "idle_step_s": math.inf if lockstep else 0.001,
-        **({"fixed_dt": 1.0 / 4000.0} if lockstep else {}),
+        **({"fixed_dt": twin.dt} if lockstep else {}),
         **config.get("drive", {}),
     }
     chain_spec = config.get("chain") or [{"type": "ek1828"}, drive_kw]

@@ -1,9 +1,12 @@
-"""True joint friction of the 5R twin: LuGre with Stribeck, shear-thinning viscous and temperature.
+"""Stribeck, shear-thinning viscous, LuGre and thermal scaling: the nonlinear friction laws.
 
-The twin's friction is deliberately *richer* than the estimator's odd polynomials of the joint
-velocity (flagship paper, eq. 10): a dynamic LuGre model (real stick and presliding), a
-Stribeck dip, a sub-linear ("shear-thinning") viscous term and temperature-dependent levels.
-All numbers live in ``data/twin/five_bar_twin.toml`` and are assumed, not the paper's.
+These are the laws the twins use as truth (the 5R twin's are deliberately *richer* than the
+estimator's odd polynomials of the joint velocity, flagship paper, eq. 10): a dynamic LuGre
+model (real stick and presliding), a Stribeck dip, a sub-linear ("shear-thinning") viscous
+term and temperature-dependent levels. One parameter row per joint (layout ``FR_*``); the
+5R twin's numbers live in ``data/twin/five_bar_twin.toml`` and are assumed, not the paper's.
+:class:`StribeckLaw` and :class:`LuGreLaw` wrap one row behind the
+:class:`~paperlib.friction.base.FrictionLaw` protocol (steady-state curve and its slope).
 
 Model (per joint j, relative velocity ``v`` = psi_dot_j [rad/s], gearbox temperature ``T``
 [degC], bristle state ``z`` [rad])::
@@ -33,9 +36,8 @@ when warm, i.e. not at the paper's 3.7 rad/s after warm-up). Alternatively, adva
 step. The presliding (stick) mode ``sqrt(sigma0 / J)`` with J ~ 0.3 kg m^2 is ~140 rad/s, far
 below the step limit.
 
-Parameter layout: one float64 row per joint (``params[j, FR_*]``), joints in the order
-psi_1..psi_5 of the flagship paper (index 0 = psi_1 = q1, index 1 = psi_2 = pi - q2, both
-actuated through gearboxes; indices 2..4 = the passive hinges psi_3, psi_4, psi_5).
+Parameter layout: one float64 row per joint (``params[j, FR_*]``); a twin stacks the rows in
+its own joint order (the 5R twin: psi_1..psi_5, :mod:`paperlib.twin.drives`).
 """
 
 from __future__ import annotations
@@ -49,22 +51,15 @@ import numpy as np
 from paperlib._jit import rt_njit
 
 __all__ = [
-    "N_JOINTS", "ACTUATED_JOINTS", "PASSIVE_JOINTS",
     "FR_FC", "FR_FS", "FR_VS", "FR_DELTA", "FR_FV", "FR_VTHIN", "FR_DV", "FR_SIGMA0",
     "FR_SIGMA1", "FR_VD", "FR_TREF", "FR_ALPHA_C", "FR_BETA_V", "N_FRICTION_PARAMS",
     "COULOMB_SCALE_FLOOR", "RK4_REAL_AXIS_LIMIT",
     "FrictionJoint", "FRICTION_JOINT_RANGES", "friction_array",
     "coulomb_scale", "viscous_scale", "stribeck_level", "viscous_torque", "steady_friction",
     "lugre_dz", "lugre_torque", "lugre_steady_z", "lugre_z_advance", "lugre_rates",
-    "friction_power", "lugre_max_step", "steady_friction_curve",
+    "friction_power", "lugre_max_step", "steady_friction_curve", "lugre_step",
+    "StribeckLaw", "LuGreLaw",
 ]
-
-N_JOINTS = 5
-"""Revolute joints psi_1..psi_5 of the 5R robot."""
-ACTUATED_JOINTS = (0, 1)
-"""Row indices of the geared, actuated joints (psi_1 = q1, psi_2 = pi - q2)."""
-PASSIVE_JOINTS = (2, 3, 4)
-"""Row indices of the passive hinges (psi_3, psi_4, psi_5)."""
 
 # --- parameter row layout -------------------------------------------------------------
 FR_FC = 0       #: Coulomb level Fc at T_ref [N m]
@@ -371,9 +366,7 @@ def steady_friction_curve(v: np.ndarray, params: np.ndarray, T: float) -> np.nda
     ndarray, shape (m,)
         Steady friction torque [N m].
     """
-    v = np.asarray(v, dtype=float)
-    return np.array([steady_friction(float(x), params, float(T)) for x in v.ravel()]).reshape(
-        v.shape)
+    return StribeckLaw.from_row(params).torque(v, T)
 
 
 @rt_njit(inline="always")
@@ -423,3 +416,74 @@ def lugre_step(v: float, z: float, p: np.ndarray, T: float, h: float) -> tuple[f
         zs = math.copysign(g, v) / s0 if v != 0.0 else 0.0
         z_new = zs + (z - zs) * math.exp(-a_v * h)
     return F, z_new
+
+
+@rt_njit
+def steady_friction_slope(v: float, p: np.ndarray, T: float) -> float:
+    """d F_ss / d v [N m s/rad] of :func:`steady_friction` (for v != 0; the viscous slope at 0)."""
+    dT = T - p[FR_TREF]
+    rt = v / p[FR_VTHIN]
+    e = 0.5 * (p[FR_DV] - 1.0)
+    base = 1.0 + rt * rt
+    dvisc = math.exp(-p[FR_BETA_V] * dT) * p[FR_FV] * (base ** e + v * e * base ** (e - 1.0) * 2.0 * rt / p[FR_VTHIN])
+    if v == 0.0:
+        return dvisc
+    x = abs(v) / p[FR_VS]
+    d = p[FR_DELTA]
+    dstrib = -coulomb_scale(p, T) * (p[FR_FS] - p[FR_FC]) * d * x ** (d - 1.0) * math.exp(-(x ** d)) / p[FR_VS]
+    return dstrib + dvisc
+
+
+def _temps(v: np.ndarray, temperature_C, default: float) -> np.ndarray:
+    T = default if temperature_C is None else temperature_C
+    return np.broadcast_to(np.asarray(T, dtype=float), v.shape)
+
+
+@dataclass(frozen=True)
+class StribeckLaw:
+    """Steady Stribeck + shear-thinning viscous friction of one joint, with thermal scaling.
+
+    ``torque(v, T) = sign(v) s_c(T) [Fc + (Fs - Fc) exp(-(|v|/vs)^delta)] + f_v(v, T)``
+    (module docstring), resisting the motion. Without a temperature, the row's ``T_ref``.
+
+    Parameters
+    ----------
+    row : tuple of float
+        One parameter row, layout ``FR_*`` (``FrictionJoint.row()``).
+    """
+
+    row: tuple[float, ...]
+
+    @classmethod
+    def from_row(cls, row: np.ndarray) -> "StribeckLaw":
+        return cls(tuple(float(x) for x in np.asarray(row, dtype=float)))
+
+    def _p(self) -> np.ndarray:
+        return np.asarray(self.row, dtype=float)
+
+    def torque(self, v: np.ndarray, temperature_C: np.ndarray | float | None = None) -> np.ndarray:
+        """Steady friction torque [N m] at velocities ``v`` [rad/s] (any shape)."""
+        v = np.asarray(v, dtype=float)
+        p = self._p()
+        T = _temps(v, temperature_C, p[FR_TREF])
+        return np.array([steady_friction(float(x), p, float(t)) for x, t in zip(v.ravel(), T.ravel())]).reshape(v.shape)
+
+    def dtorque_dv(self, v: np.ndarray, temperature_C: np.ndarray | float | None = None) -> np.ndarray:
+        """Slope of :meth:`torque` [N m s/rad] (away from v = 0, where the Coulomb step sits)."""
+        v = np.asarray(v, dtype=float)
+        p = self._p()
+        T = _temps(v, temperature_C, p[FR_TREF])
+        return np.array([steady_friction_slope(float(x), p, float(t)) for x, t in zip(v.ravel(), T.ravel())]).reshape(v.shape)
+
+
+@dataclass(frozen=True)
+class LuGreLaw(StribeckLaw):
+    """LuGre friction of one joint: the dynamic law :func:`lugre_step` and its steady curve.
+
+    :meth:`torque` and :meth:`dtorque_dv` give the steady-state (sliding) curve, which equals
+    the Stribeck law of the same row; :meth:`step` advances the bristle state.
+    """
+
+    def step(self, v: float, z: float, temperature_C: float, h: float) -> tuple[float, float]:
+        """Friction torque at the step's start [N m] and the bristle state after ``h`` [s]."""
+        return lugre_step(float(v), float(z), self._p(), float(temperature_C), float(h))
