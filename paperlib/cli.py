@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.estimation.cli",        # identify
     "paperlib.hardware.cli",          # run, hardware probe / selftest
     "paperlib.experiments.cli",       # reproduce
+    "paperlib.sweeps.cli",            # sweep
 )
 
 
