@@ -71,7 +71,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     tmp = out.with_name(out.name + f".tmp{os.getpid()}")
     tmp.write_text(dumps(result) + "\n")
     os.replace(tmp, out)  # never a half-written result, even when killed
-    print(f"sweep job {job['paper']} seed {a.seed} {job.get('factors') or ''} -> {out}")
+    import resource
+
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    # CPU time of this job (the log only: the result holds nothing that depends on the host)
+    print(f"sweep job {job['paper']} seed {a.seed} {job.get('factors') or ''} -> {out}; "
+          f"cpu_s={ru.ru_utime + ru.ru_stime:.2f}")
     return 0
 
 
