@@ -1,130 +1,64 @@
-# paperlib: reproduce the flagship paper's figures and numbers.
+# paperlib: reproduce every paper of the compendium. One rules/<slug>.smk per paper (its room).
 #
-#   codegen check -> recordings -> notebooks (papermill, -f params) -> figures/, results/*.json
-#                                                                    -> results/paper_comparison.{csv,md}
+#   codegen check -> recordings (twin / hardware / archive / imported public data) -> notebooks (papermill)
+#                 -> figures/<slug>/, results/<slug>/ (paper_comparison.{csv,md}) -> results/paper_comparison.md
 #
-# Run through `paperlib reproduce [--cores 2] [--config FILE] [--dry-run]` (or `make reproduce`), or
-# directly: `python -m snakemake --cores 2 [--config config_file=config/smoke.yaml]`.
-# The plan (which recordings, from where, notebook parameters, outputs) comes from
-# paperlib/experiments/pipeline.py; the configuration from config/default.yaml with an optional
-# file merged over it. Nothing here changes from run to run, so a second run does nothing.
+# Run through `paperlib reproduce [PAPER ...] [--cores 2] [--config FILE] [--dry-run]` (or `make reproduce`),
+# or directly: `python -m snakemake --cores 2 [mems] [--config config_file=config/smoke.yaml]`.
+# Each paper's rule file reads its own config/<slug>.yaml; a run configuration (config_file) may hold
+# `results_root`, `figures_root` and one section per paper. Nothing changes from run to run, so a
+# second run does nothing.
+#
+# A rules/<slug>.smk sets PAPER_TARGETS["<slug>"] (every output), COMPARISONS["<slug>"] (its
+# paper_comparison.csv) and defines `rule <slug>` with input PAPER_TARGETS["<slug>"].
 
-import json
+import glob
 import sys
 
-from paperlib.experiments import pipeline as P
+import yaml
 
-# Overrides accepted on the command line (--config key=value): config_file, source, rig_config,
-# results_dir, figures_dir.
-_overrides = {k: config[k] for k in ("source", "rig_config", "results_dir", "figures_dir") if k in config}
-CFG = P.normalise_config(P.merge(P.load_config(config.get("config_file")), _overrides))
-PLAN = P.recording_plan(CFG)
 PY = sys.executable
-RES = CFG["results_dir"]
-SOURCE = CFG["source"]
-RIG = CFG["rig_config"] or ""
-CODE = P.code_inputs()
-CODEGEN_OK = f"{RES}/checks/codegen.ok"
-
-wildcard_constraints:
-    name=r"[A-Za-z0-9_\-]+",
-    nb=r"\d\d_[a-z_]+",
-
-
-rule all:
-    input:
-        P.final_targets(CFG),
+_RUN_CFG = {}
+if config.get("config_file"):
+    with open(config["config_file"]) as _fh:
+        _RUN_CFG = yaml.safe_load(_fh) or {}
+# Output roots: --config results_dir=/figures_dir= (from `paperlib reproduce --results-dir`), else the run
+# configuration's results_root / figures_root, else results/ and figures/.
+RESULTS = config.get("results_dir") or _RUN_CFG.get("results_root") or "results"
+FIGURES = config.get("figures_dir") or _RUN_CFG.get("figures_root") or "figures"
+CODEGEN_OK = f"{RESULTS}/checks/codegen.ok"
+PAPER_TARGETS = {}
+COMPARISONS = {}
 
 
-# The generated kernels must match the symbolic model (input-tracked: reruns only when they change).
+# The generated kernels must match the symbolic models (input-tracked: reruns only when they change).
 rule codegen_check:
     input:
-        P.codegen_inputs(),
+        sorted(glob.glob("paperlib/symbolic/*.py") + ["paperlib/codegen.py"] + glob.glob("paperlib/kernels/*.py")),
     output:
         CODEGEN_OK,
     log:
-        f"{RES}/logs/codegen_check.log",
+        f"{RESULTS}/logs/codegen_check.log",
     shell:
         "{PY} -m paperlib.codegen --check > {log} 2>&1 && cp {log} {output}"
 
 
-def _warm_input(wc):
-    w = PLAN[wc.name]["warm_from"]
-    return [PLAN[w]["path"]] if w else []
+for _rules in sorted(glob.glob("rules/*.smk")):
+
+    include: _rules
 
 
-# Recordings made now: by the twin (source: twin) or on the robot (source: hardware).
-rule recording:
+# The index of all papers' tables with their agreement counts.
+rule paper_index:
     input:
-        codegen=CODEGEN_OK,
-        warm=_warm_input,
-        code=P.recording_code_inputs(),
+        lambda wc: list(COMPARISONS.values()),
     output:
-        f"{RES}/recordings/{{name}}.nc",
-    params:
-        spec=lambda wc: json.dumps(PLAN[wc.name]["spec"], sort_keys=True),
-        source=lambda wc: PLAN[wc.name]["origin"],
-        warm=lambda wc: PLAN[PLAN[wc.name]["warm_from"]]["path"] if PLAN[wc.name]["warm_from"] else "",
-        rig=RIG,
-    log:
-        f"{RES}/logs/recording_{{name}}.log",
+        f"{RESULTS}/paper_comparison.md",
     shell:
-        "{PY} -m paperlib.experiments.pipeline record --name {wildcards.name} --spec {params.spec:q} "
-        "--source {params.source} --rig-config={params.rig:q} --warm-from={params.warm:q} --output {output} > {log} 2>&1"
+        "{PY} -m paperlib.comparison index --results-root {RESULTS} --md {output}"
 
 
-# Archived recordings (data/recordings/, listed in the registry): checksum and schema check.
-rule verify_archive:
+rule all:
+    default_target: True
     input:
-        lambda wc: PLAN[wc.name]["path"],
-    output:
-        f"{RES}/checks/archive_{{name}}.ok",
-    params:
-        registry_name=lambda wc: PLAN[wc.name].get("archive_name", wc.name),
-        registry=CFG["registry"],
-    shell:
-        "{PY} -m paperlib.experiments.pipeline verify --name {params.registry_name} --registry {params.registry} "
-        "--output {output}"
-
-
-# Papermill parameters of each notebook (rewritten only when the configuration changes them).
-rule notebook_params:
-    output:
-        f"{RES}/params/{{nb}}.yaml",
-    params:
-        p=lambda wc: P.notebook_params(CFG, PLAN, wc.nb),
-    run:
-        P.write_params(output[0], params.p)
-
-
-for _nb in P.NOTEBOOKS:
-    _out = P.notebook_outputs(CFG, _nb)
-
-    rule:
-        name:
-            f"notebook_{_nb}"
-        input:
-            notebook=f"notebooks/{_nb}.ipynb",
-            params=f"{RES}/params/{_nb}.yaml",
-            recordings=P.notebook_recording_inputs(CFG, PLAN, _nb),
-            codegen=CODEGEN_OK,
-            code=CODE,
-        output:
-            executed=_out["executed"],
-            results=_out["results"],
-            figures=_out["figures"],
-        log:
-            f"{RES}/logs/{_nb}.log",
-        shell:
-            "MPLBACKEND=Agg {PY} -m papermill {input.notebook} {output.executed} -f {input.params} -k paperlib "
-            "--cwd . --no-progress-bar --log-output > {log} 2>&1"
-
-
-rule paper_comparison:
-    input:
-        [P.notebook_outputs(CFG, nb)["results"] for nb in P.NOTEBOOKS],
-    output:
-        csv=f"{RES}/paper_comparison.csv",
-        md=f"{RES}/paper_comparison.md",
-    shell:
-        "{PY} -m paperlib.experiments.comparison --results {input} --csv {output.csv} --md {output.md}"
+        lambda wc: [t for ts in PAPER_TARGETS.values() for t in ts] + [f"{RESULTS}/paper_comparison.md"],

@@ -1,64 +1,54 @@
-"""The recording format ``paperlib.recording/1``: one run of a robot, twin or hardware.
+"""The recording format ``paperlib.recording/2``: one run of a robot, twin, hardware or another lab's logger.
 
-A recording is the contract between the hardware logger, the twin, the estimators and the
-notebooks. It is a NetCDF4 file (HDF5, written and read by xarray's ``h5netcdf`` engine)
-holding one :class:`xarray.Dataset`. All quantities are SI; every variable carries CF
-``units`` (UDUNITS strings) and a ``long_name``.
+A recording is the contract between the hardware logger, the twins, imported public data, the
+estimators and the notebooks. It is a NetCDF4 file (HDF5, written and read by xarray's
+``h5netcdf`` engine) holding one :class:`xarray.Dataset`. All quantities are SI; every variable
+carries CF ``units`` (UDUNITS strings) and a ``long_name``. ``docs/recordings.md`` shows how to
+write one from any logger.
 
-Schema
-------
-Dimensions and coordinates
+Schema 2
+--------
+Core (every recording)
+    ``time`` (time,) float64 [s], seconds from the start, uniform at ``1 / sample_rate_hz``
+    (see *Time tolerances*); ``joint`` (joint,) integer labels, positive, unique, ascending;
+    ``q`` (time, joint) [rad], the encoder angle. Global attributes :data:`CORE_ATTRS`:
+    ``schema`` (``"paperlib.recording/2"``), ``robot``, ``source`` (``"twin"`` = simulated or
+    ``"hardware"`` = measured, nothing else; writers take it as a mandatory keyword),
+    ``sample_rate_hz``, ``created`` (ISO 8601) and ``writer`` (the program that wrote the
+    data: ``"paperlib 0.1.0"``, which then also stamps ``paperlib_version`` and ``git_commit``,
+    or e.g. ``"lab_logger 1.3"``). Twin recordings carry ``truth``, a JSON object of the true
+    parameters (an external simulator that cannot give them writes
+    ``{"withheld": "why"}``); hardware recordings never do.
 
-``time`` (time,) float64 [s]
-    Seconds from the start of the run, uniformly spaced by ``1 / sample_rate_hz``
-    (see *Time tolerances* below). At least two samples.
-``joint`` (joint,) integer [1]
-    Labels of the actuated joints: positive, unique, ascending integers (``1, 2`` on the
-    5R). Any number of joints.
+Channel vocabulary (optional, fixed names, units and meaning; each (time, joint); see :data:`CHANNELS`)
+    ``qd`` [rad/s] and ``qdd`` [rad/s^2], each with attribute ``origin``
+    (:data:`VELOCITY_ORIGINS`, :data:`ACCELERATION_ORIGINS`: gyroscope, accelerometer,
+    encoder-derived, ...); ``tau_m`` (drive torque) and ``tau_tgt`` (target torque) [N m],
+    each with attribute ``side`` = ``motor`` | ``joint``; ``tau_s`` [N m] joint torque sensor;
+    ``tau_ref`` [N m] external reference torque about the joint axis (load cell);
+    ``current`` [A]; ``temperature`` [degC] (the only channel that may hold NaN: "not
+    measured"); setpoints ``q_sp``, ``qd_sp``, ``qdd_sp``. Every channel is finite.
 
-Required variables, each (time, joint), floating point (see :data:`REQUIRED_VARIABLES`)
+Other variables and attributes
+    Any other variable (raw IMU counts, estimator history on (time, param), ...) is allowed with
+    any dimensions, but must carry non-empty ``units`` (``"1"`` for dimensionless or counts) and
+    ``long_name`` and, if numeric, be finite. Optional attributes with a fixed meaning:
+    ``controller``, ``config`` (JSON object), ``seed`` (integer), ``fault`` (why the run ended
+    early).
 
-=========  =========  ======================================================
-``q``      rad        joint angle from the encoder
-``qd``     rad/s      joint angular velocity from the gyroscope
-``qdd``    rad/s^2    joint angular acceleration from the accelerometer
-``tau_m``  N m        motor torque reported by the drive (the paper's tau_m-check)
-``tau_tgt`` N m       target motor torque sent to the drive
-``q_sp``   rad        joint angle setpoint
-``qd_sp``  rad/s      joint angular velocity setpoint
-``qdd_sp`` rad/s^2    joint angular acceleration setpoint
-=========  =========  ======================================================
+Each analysis declares the channels it needs (:func:`require_channels`,
+``read_recording(path, require=...)``); given a file without one it stops with an error naming
+the file and the channel. Velocities and accelerations missing from a file are derived from
+``q`` by :func:`paperlib.signals.ensure_kinematics` (zero-phase, the filter stated).
 
-Required variables must be finite everywhere.
-
-Optional variables
-    ``temperature`` (time, joint) [degC], gearbox case temperature, is the only variable
-    that may hold NaN ("not measured at this sample"; see :data:`ALLOWED_NAN`); it may never
-    hold inf. Any other variable (raw IMU channels such as ``gyro_z_raw``, estimator history
-    such as ``pi_hat`` on (time, param) with a string ``param`` coordinate, ...) is allowed
-    with any dimensions, but must carry non-empty ``units`` (``"1"`` for dimensionless or
-    counts) and ``long_name`` and, if numeric, be finite.
-
-Global attributes (all required unless stated)
-
-``schema``            ``"paperlib.recording/1"``
-``robot``             robot name, e.g. ``"five_bar"``
-``source``            ``"twin"`` (simulated) or ``"hardware"`` (measured); nothing else.
-                      The writers take it as a mandatory keyword: simulated data are never
-                      labelled as measured by default.
-``sample_rate_hz``    sampling rate [Hz], positive
-``controller``        e.g. ``"PD"``, ``"CTC"``, ``"AC"``, ``"none"``
-``config``            the full run configuration, a JSON object as a string
-``created``, ``paperlib_version``, ``git_commit``
-                      provenance (:func:`paperlib.provenance.stamp`)
-``seed``              integer, 0 <= seed < 2**63; required when ``source == "twin"``
-``truth``             JSON object of the true parameter values; required when
-                      ``source == "twin"``, forbidden when ``source == "hardware"`` (measured
-                      data have no ground truth). Read it with :func:`truth`.
-``fault``             optional; present when the run ended on a fault (the reason)
+Schema 1 (still read and validated by its own rules)
+    The first format, written until schema 2: every file had ``q``, ``qd`` (gyroscope), ``qdd``
+    (accelerometer), ``tau_m`` (motor side), ``tau_tgt``, ``q_sp``, ``qd_sp``, ``qdd_sp``
+    (:data:`REQUIRED_VARIABLES`), optional ``temperature``, and the attributes ``controller``,
+    ``config``, ``paperlib_version``, ``git_commit`` and, for twin data, ``seed``.
 
 Units
-    Canonical strings are those of :data:`REQUIRED_VARIABLES`; a small explicit alias table
+    Canonical strings are those of :data:`CHANNELS`; a small explicit alias table
     (:data:`UNIT_ALIASES`, e.g. ``"rad s-1"``, ``"N.m"``) is accepted and mapped to canonical
     units by :func:`read_recording` and :func:`write_recording`. Degrees are rejected.
 
@@ -106,8 +96,20 @@ __all__ = [
     "UNIT_ALIASES",
     "STEP_RTOL",
     "GRID_TOL",
+    "SCHEMA_V1",
+    "SCHEMAS",
+    "CHANNELS",
+    "CORE_CHANNELS",
+    "LOOP_CHANNELS",
+    "VELOCITY_ORIGINS",
+    "ACCELERATION_ORIGINS",
+    "TORQUE_SIDES",
+    "ChannelSpec",
     "RecordingError",
     "Channel",
+    "from_arrays",
+    "require_channels",
+    "plausibility",
     "canonical_units",
     "make_recording",
     "validate",
@@ -124,7 +126,10 @@ __all__ = [
     "registry_entry",
 ]
 
-SCHEMA = "paperlib.recording/1"
+SCHEMA = "paperlib.recording/2"
+#: The first schema: still read and validated by its own rules (every v1 file stays valid).
+SCHEMA_V1 = "paperlib.recording/1"
+SCHEMAS = (SCHEMA_V1, SCHEMA)
 SOURCES = ("twin", "hardware")
 
 #: name -> (canonical units, long_name); every one on (time, joint), finite.
@@ -147,6 +152,70 @@ OPTIONAL_VARIABLES: dict[str, tuple[str, str]] = {
 #: The only variables that may hold NaN (meaning "not measured"); inf is never allowed.
 ALLOWED_NAN: frozenset[str] = frozenset({"temperature"})
 
+
+@dataclass(frozen=True)
+class ChannelSpec:
+    """One channel of the schema-2 vocabulary: fixed name, units and meaning, on (time, joint).
+
+    Attributes
+    ----------
+    units : str
+        Canonical UDUNITS string.
+    long_name : str
+        Default CF long name (a writer may give a more specific one).
+    meaning : str
+        What the channel holds, in one sentence (documentation and ``paperlib validate``).
+    attr : str, optional
+        Name of a required qualifying attribute (``origin`` or ``side``), if any.
+    choices : tuple of str
+        The values ``attr`` may take.
+    allow_nan : bool
+        Whether NaN may mark "not measured at this sample".
+    """
+
+    units: str
+    long_name: str
+    meaning: str
+    attr: str | None = None
+    choices: tuple[str, ...] = ()
+    allow_nan: bool = False
+
+
+#: Where a velocity comes from (attribute ``origin`` of ``qd``).
+VELOCITY_ORIGINS = ("gyroscope", "encoder-derived", "tachometer", "drive", "model")
+#: Where an acceleration comes from (attribute ``origin`` of ``qdd``).
+ACCELERATION_ORIGINS = ("accelerometer", "encoder-derived", "model")
+#: Which side of the gearbox a drive torque is expressed on (attribute ``side``).
+TORQUE_SIDES = ("motor", "joint")
+
+#: The schema-2 channel vocabulary: name -> spec. Only ``q`` is required.
+CHANNELS: dict[str, ChannelSpec] = {
+    "q": ChannelSpec("rad", "joint angle from the encoder", "joint angle measured by the encoder"),
+    "qd": ChannelSpec("rad/s", "joint angular velocity", "joint angular velocity; attribute 'origin' says how it "
+                      "was obtained", "origin", VELOCITY_ORIGINS),
+    "qdd": ChannelSpec("rad/s^2", "joint angular acceleration", "joint angular acceleration; attribute 'origin' says "
+                       "how it was obtained", "origin", ACCELERATION_ORIGINS),
+    "tau_m": ChannelSpec("N m", "drive torque reported by the drive", "torque the drive reports; attribute 'side' "
+                         "says whether it is motor side or joint side (after the gearbox)", "side", TORQUE_SIDES),
+    "tau_tgt": ChannelSpec("N m", "target torque sent to the drive", "torque commanded to the drive; attribute "
+                           "'side' as for tau_m", "side", TORQUE_SIDES),
+    "tau_s": ChannelSpec("N m", "joint torque sensor", "torque measured by a torque sensor in the joint, about its axis"),
+    "tau_ref": ChannelSpec("N m", "external reference torque", "reference torque about the joint axis from an "
+                           "external sensor (e.g. a 6-axis load cell)"),
+    "current": ChannelSpec("A", "motor current", "motor (quadrature) current"),
+    "temperature": ChannelSpec("degC", "gearbox case temperature", "gearbox case temperature; NaN = not measured "
+                               "at this sample", allow_nan=True),
+    "q_sp": ChannelSpec("rad", "joint angle setpoint", "joint angle setpoint of the controller"),
+    "qd_sp": ChannelSpec("rad/s", "joint angular velocity setpoint", "joint velocity setpoint of the controller"),
+    "qdd_sp": ChannelSpec("rad/s^2", "joint angular acceleration setpoint", "joint acceleration setpoint"),
+}
+#: Schema-2 channels every recording has.
+CORE_CHANNELS: tuple[str, ...] = ("q",)
+#: Global attributes a schema-2 recording must have (``truth`` too when ``source = twin``).
+CORE_ATTRS: tuple[str, ...] = ("schema", "robot", "source", "sample_rate_hz", "created", "writer")
+#: The channels the 4 kHz loops of the 5R log (the required variables of schema 1).
+LOOP_CHANNELS: tuple[str, ...] = ("q", "qd", "qdd", "tau_m", "tau_tgt", "q_sp", "qd_sp", "qdd_sp")
+
 #: canonical units -> accepted spellings (exact match after collapsing whitespace).
 UNIT_ALIASES: dict[str, frozenset[str]] = {
     "s": frozenset({"s", "sec", "second", "seconds"}),
@@ -160,6 +229,7 @@ UNIT_ALIASES: dict[str, frozenset[str]] = {
     "degC": frozenset({"degC", "deg_C", "degree_Celsius", "degrees_Celsius", "Celsius", "celsius",
                        "\u00b0C"}),
     "1": frozenset({"1", "count", "counts"}),
+    "A": frozenset({"A", "ampere", "amperes", "amp", "amps"}),
 }
 _ALIAS_TO_CANONICAL = {alias: canon for canon, aliases in UNIT_ALIASES.items() for alias in aliases}
 _QUANTITY = {
@@ -170,6 +240,7 @@ _QUANTITY = {
     "N m": "torque",
     "degC": "temperature",
     "1": "dimensionless",
+    "A": "current",
 }
 
 #: Relative tolerance on every time step: |diff(time) - dt| <= STEP_RTOL * dt.
@@ -182,7 +253,7 @@ DEFAULT_REGISTRY = provenance.REPO_ROOT / "data" / "recordings" / "registry.toml
 _TIME_LONG_NAME = "time since the start of the run"
 _JOINT_LONG_NAME = "actuated joint label"
 _RESERVED_ATTRS = frozenset({"schema", "robot", "source", "sample_rate_hz", "controller", "config",
-                             "created", "paperlib_version", "git_commit", "seed", "truth"})
+                             "created", "paperlib_version", "git_commit", "seed", "truth", "writer"})
 
 
 class RecordingError(ValueError):
@@ -272,7 +343,12 @@ def _first_nonfinite(arr: np.ndarray, allow_nan: bool) -> tuple[int, ...] | None
 # --------------------------------------------------------------------------------------------
 
 def _check_attrs(attrs: Mapping[str, Any], name: str) -> list[str]:
-    """Problems with the global attributes (empty list when valid)."""
+    """Problems with the global attributes (empty list when valid), by the file's own schema.
+
+    Schema 1 requires the 5R loop's bookkeeping (``controller``, ``config``, ``paperlib_version``,
+    ``git_commit``); schema 2 requires only :data:`CORE_ATTRS` (plus ``truth`` for twin data) and
+    checks the optional ones when present.
+    """
     out: list[str] = []
 
     def bad(key: str, fault: str) -> None:
@@ -281,13 +357,19 @@ def _check_attrs(attrs: Mapping[str, Any], name: str) -> list[str]:
     schema = attrs.get("schema")
     if schema is None:
         bad("schema", f"missing (expected {SCHEMA!r})")
-    elif schema != SCHEMA:
-        bad("schema", f"{schema!r} is not {SCHEMA!r}")
+    elif schema not in SCHEMAS:
+        bad("schema", f"{schema!r} is not {SCHEMA!r} (nor the older {SCHEMA_V1!r})")
+    v1 = schema == SCHEMA_V1
 
-    for key in ("robot", "controller", "created", "paperlib_version", "git_commit"):
+    required_str = ("robot", "controller", "created", "paperlib_version", "git_commit") if v1 else ("robot", "created",
+                                                                                                  "writer")
+    optional_str = () if v1 else ("controller", "paperlib_version", "git_commit")
+    for key in required_str + optional_str:
         value = attrs.get(key)
         if value is None:
-            bad(key, "missing")
+            if key in required_str:
+                bad(key, "missing" + ("" if key != "writer" else
+                                      " (who wrote the file, e.g. 'my_logger 2.1' or 'paperlib 0.1.0')"))
         elif not isinstance(value, str) or not value.strip():
             bad(key, f"must be a non-empty string, got {value!r}")
     created = attrs.get("created")
@@ -311,7 +393,7 @@ def _check_attrs(attrs: Mapping[str, Any], name: str) -> list[str]:
 
     seed = attrs.get("seed")
     if seed is None:
-        if source == "twin":
+        if source == "twin" and v1:
             bad("seed", "missing: a twin recording must state its random seed")
     elif not _is_int(seed) or not 0 <= int(seed) < 2**63:
         bad("seed", f"must be an integer in [0, 2**63), got {seed!r}")
@@ -319,10 +401,11 @@ def _check_attrs(attrs: Mapping[str, Any], name: str) -> list[str]:
     for key in ("config", "truth"):
         value = attrs.get(key)
         if value is None:
-            if key == "config":
+            if key == "config" and v1:
                 bad("config", "missing (the run configuration as a JSON string)")
-            elif source == "twin":
-                bad("truth", "missing: a twin recording must carry its true parameters as JSON")
+            elif key == "truth" and source == "twin":
+                bad("truth", "missing: a twin recording must carry its true parameters as JSON "
+                    "(an external simulator that cannot may write {\"withheld\": \"why\"})")
             continue
         if key == "truth" and source == "hardware":
             bad("truth", "a hardware recording cannot carry ground truth")
@@ -337,6 +420,9 @@ def _check_attrs(attrs: Mapping[str, Any], name: str) -> list[str]:
             continue
         if not isinstance(parsed, dict):
             bad(key, f"must be a JSON object, got {type(parsed).__name__}")
+        elif key == "truth" and "withheld" in parsed and (not isinstance(parsed["withheld"], str)
+                                                          or not parsed["withheld"].strip()):
+            bad("truth", "'withheld' must give the reason as a non-empty string")
 
     fault = attrs.get("fault")
     if fault is not None and (not isinstance(fault, str) or not fault.strip()):
@@ -475,7 +561,7 @@ def _check_variable(var: xr.DataArray, vname: str, name: str, time: np.ndarray |
 
 
 def validate(ds: xr.Dataset, name: str = "<dataset>") -> None:
-    """Check that ``ds`` is a conformant ``paperlib.recording/1`` dataset.
+    """Check that ``ds`` is a conformant recording (schema 2, or schema 1 by its own rules).
 
     Parameters
     ----------
@@ -498,10 +584,22 @@ def validate(ds: xr.Dataset, name: str = "<dataset>") -> None:
     problems = _check_attrs(ds.attrs, name)
     fs = ds.attrs.get("sample_rate_hz")
     fs = float(fs) if _is_real(fs) and math.isfinite(float(fs)) and float(fs) > 0 else None
-    axis_problems = _check_time(ds, name, fs) + _check_joint(ds, name)
-    if axis_problems:  # variables cannot be checked against broken axes
-        raise RecordingError(problems + axis_problems)
-    time = ds["time"].values
+    time_problems = _check_time(ds, name, fs)
+    problems += time_problems + _check_joint(ds, name)
+    # Variables are checked even against broken axes (every fault in one pass); without a usable
+    # time axis their faults are located by index only.
+    time_ok = not time_problems or all("'time': drifts" in p or "median step" in p for p in time_problems)
+    time = ds["time"].values if ("time" in ds.coords and time_ok) else None
+    if ds.attrs.get("schema") == SCHEMA_V1:
+        problems += _check_variables_v1(ds, name, time)
+    else:
+        problems += _check_variables_v2(ds, name, time)
+    if problems:
+        raise RecordingError(problems)
+
+
+def _check_variables_v1(ds: xr.Dataset, name: str, time: np.ndarray | None) -> list[str]:
+    problems: list[str] = []
     for vname, (units, _) in REQUIRED_VARIABLES.items():
         if vname not in ds.data_vars:
             problems.append(f"{name}: variable {vname!r}: missing "
@@ -517,18 +615,104 @@ def validate(ds: xr.Dataset, name: str = "<dataset>") -> None:
             problems += _check_variable(ds[vname], vname, name, time, units, ("time", "joint"))
         else:
             problems += _check_variable(ds[vname], vname, name, time, None, None)
-    if problems:
-        raise RecordingError(problems)
+    return problems
+
+
+def _check_variables_v2(ds: xr.Dataset, name: str, time: np.ndarray | None) -> list[str]:
+    problems: list[str] = []
+    for vname in CORE_CHANNELS:
+        if vname not in ds.data_vars:
+            problems.append(f"{name}: variable {vname!r}: missing (every recording has it, on (time, joint) "
+                            f"in {CHANNELS[vname].units}: {CHANNELS[vname].meaning})")
+    for vname in ds.data_vars:
+        vname = str(vname)
+        spec = CHANNELS.get(vname)
+        if spec is None:
+            problems += _check_variable(ds[vname], vname, name, time, None, None)
+            continue
+        problems += _check_variable(ds[vname], vname, name, time, spec.units, ("time", "joint"))
+        if spec.attr is not None:
+            value = ds[vname].attrs.get(spec.attr)
+            if value is None:
+                problems.append(f"{name}: variable {vname!r}: attribute {spec.attr!r} missing (one of "
+                                f"{', '.join(spec.choices)})")
+            elif value not in spec.choices:
+                problems.append(f"{name}: variable {vname!r}: attribute {spec.attr!r} = {value!r} is not one of "
+                                f"{', '.join(spec.choices)}")
+    return problems
+
+
+def plausibility(ds: xr.Dataset, name: str = "<dataset>") -> list[str]:
+    """Warnings about values that are valid but look wrong (a unit or a rate mislabelled).
+
+    A valid file can still hold degrees labelled ``rad``, N mm labelled ``N m`` or a wrong
+    ``sample_rate_hz``; these checks catch the common cases and say why. They warn, they never
+    refuse: a robot may really turn many revolutions.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A valid recording.
+    name : str
+        How to name it in messages.
+
+    Returns
+    -------
+    list of str
+        One sentence per suspicion (empty when nothing looks off).
+    """
+    out: list[str] = []
+    fs = float(ds.attrs.get("sample_rate_hz", 0.0) or 0.0)
+    if "q" in ds.data_vars and ds["q"].ndim == 2 and ds.sizes.get("time", 0) > 4:
+        q = np.asarray(ds["q"].values, dtype=float)
+        span = np.nanmax(q, axis=0) - np.nanmin(q, axis=0)
+        for j, label in enumerate(ds["joint"].values):
+            if span[j] > 4 * math.pi and np.nanmax(np.abs(q[:, j])) > 30.0:
+                out.append(f"{name}: variable 'q', joint {label}: spans {span[j]:.4g} rad ({span[j] / (2 * math.pi):.3g} "
+                           "turns) and reaches beyond 30 rad: are these degrees labelled 'rad'?")
+        if "qd" in ds.data_vars and fs > 0 and ds["qd"].shape == q.shape:
+            qd = np.asarray(ds["qd"].values, dtype=float)
+            dq = np.gradient(q, 1.0 / fs, axis=0)
+            for j, label in enumerate(ds["joint"].values):
+                # judged only where the joint clearly moves and the two signals agree in shape
+                # (a resting joint's gyro noise says nothing about units)
+                if np.nanmax(np.abs(qd[:, j])) < 0.05 or np.std(dq[:, j]) == 0:
+                    continue
+                if np.corrcoef(dq[:, j], qd[:, j])[0, 1] < 0.9:
+                    continue
+                ratio = float(np.dot(dq[:, j], qd[:, j]) / np.dot(qd[:, j], qd[:, j]))
+                if not 0.8 <= ratio <= 1.25:
+                    hint = (" (180/pi: degrees?)" if 40 < abs(ratio) < 80 else
+                            " (pi/180: velocities in deg/s?)" if 0.01 < abs(ratio) < 0.025 else
+                            " (a wrong sample_rate_hz, or qd of another joint or sign?)")
+                    out.append(f"{name}: joint {label}: the derivative of 'q' at sample_rate_hz = {fs:g} Hz is "
+                               f"{ratio:.3g} x 'qd'{hint}")
+    for v in ("tau_m", "tau_tgt", "tau_s", "tau_ref"):
+        if v in ds.data_vars:
+            peak = float(np.nanmax(np.abs(ds[v].values))) if ds[v].size else 0.0
+            if peak > 2e4:
+                out.append(f"{name}: variable {v!r}: peaks at {peak:.4g} N m, more than any robot joint here: "
+                           "N mm, mN m or per mille of rated torque labelled 'N m'?")
+    return out
 
 
 # --------------------------------------------------------------------------------------------
 # building
 # --------------------------------------------------------------------------------------------
 
-def _global_attrs(name: str, *, robot: str, source: str, sample_rate_hz: float, controller: str,
-                  config: Mapping[str, Any], seed: int | None, truth: Mapping[str, Any] | None,
-                  attrs: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The global attributes of a new recording, provenance stamped now."""
+def writer_name() -> str:
+    """How paperlib names itself in the ``writer`` attribute, e.g. ``"paperlib 0.1.0"``."""
+    return f"paperlib {provenance.__version__}"
+
+
+def _global_attrs(name: str, *, robot: str, source: str, sample_rate_hz: float, controller: str | None,
+                  config: Mapping[str, Any] | None, seed: int | None, truth: Mapping[str, Any] | None,
+                  attrs: Mapping[str, Any] | None, writer: str | None = None) -> dict[str, Any]:
+    """The global attributes of a new schema-2 recording, provenance stamped now.
+
+    ``writer=None`` means paperlib writes the file (version and commit are stamped); an
+    external tool names itself (``"my_logger 2.1"``) and only ``created`` is stamped.
+    """
     if source not in SOURCES:
         raise RecordingError(f"{name}: attribute 'source': {source!r} is not one of 'twin', "
                              "'hardware' (state whether the data are simulated or measured)")
@@ -539,15 +723,17 @@ def _global_attrs(name: str, *, robot: str, source: str, sample_rate_hz: float, 
     clash = sorted(_RESERVED_ATTRS & set(extra))
     if clash:
         raise RecordingError(f"{name}: attrs: {clash} are set by keyword arguments, not through attrs")
-    out: dict[str, Any] = {
-        "schema": SCHEMA,
-        "robot": robot,
-        "source": source,
-        "sample_rate_hz": float(sample_rate_hz),
-        "controller": controller,
-        "config": _to_json(config, "config", name),
-        **provenance.stamp(),
-    }
+    out: dict[str, Any] = {"schema": SCHEMA, "robot": robot, "source": source, "sample_rate_hz": float(sample_rate_hz)}
+    if writer is None:
+        out.update(provenance.stamp())
+        out["writer"] = writer_name()
+    else:
+        out["created"] = provenance.now_utc()
+        out["writer"] = writer
+    if controller is not None:
+        out["controller"] = controller
+    if config is not None:
+        out["config"] = _to_json(config, "config", name)
     if seed is not None:
         if not _is_int(seed):
             raise RecordingError(f"{name}: attribute 'seed': must be an integer, got {seed!r}")
@@ -555,6 +741,27 @@ def _global_attrs(name: str, *, robot: str, source: str, sample_rate_hz: float, 
     if truth is not None:
         out["truth"] = _to_json(truth, "truth", name)
     out.update(extra)
+    return out
+
+
+def _qualifiers(name: str, channels: Iterable[str], origins: Mapping[str, str] | None,
+                torque_side: str | None) -> dict[str, dict[str, str]]:
+    """The qualifying attributes (``origin``, ``side``) of the given channels; a clear error when one is missing."""
+    origins = dict(origins or {})
+    out: dict[str, dict[str, str]] = {}
+    for c in channels:
+        spec = CHANNELS.get(c)
+        if spec is None or spec.attr is None:
+            continue
+        value = origins.get(c) if spec.attr == "origin" else (origins.get(c) or torque_side)
+        if value is None:
+            how = f"origins={{{c!r}: ...}}" if spec.attr == "origin" else "torque_side=..."
+            raise RecordingError(f"{name}: variable {c!r}: state its {spec.attr} ({', '.join(spec.choices)}) "
+                                 f"with {how}")
+        if value not in spec.choices:
+            raise RecordingError(f"{name}: variable {c!r}: {spec.attr} {value!r} is not one of "
+                                 f"{', '.join(spec.choices)}")
+        out[c] = {spec.attr: value}
     return out
 
 
@@ -576,36 +783,50 @@ def make_recording(
     robot: str,
     source: str,
     sample_rate_hz: float,
-    controller: str,
-    config: Mapping[str, Any],
+    controller: str | None = None,
+    config: Mapping[str, Any] | None = None,
     seed: int | None = None,
     truth: Mapping[str, Any] | None = None,
+    origins: Mapping[str, str] | None = None,
+    torque_side: str | None = None,
+    writer: str | None = None,
     extra_vars: Mapping[str, xr.DataArray | tuple] | None = None,
     attrs: Mapping[str, Any] | None = None,
 ) -> xr.Dataset:
-    """Build a schema-conformant recording from numpy arrays in SI units.
+    """Build a schema-2 recording from numpy arrays in SI units.
 
     Parameters
     ----------
     time_or_n : int or ndarray, shape (n_time,)
         Number of samples (time is then ``arange(n) / sample_rate_hz``) or the sample times [s].
     joint_labels : sequence of int, length n_joint
-        Actuated joint labels, e.g. ``[1, 2]``.
+        Joint labels, e.g. ``[1, 2]``.
     data : dict of str -> ndarray, shape (n_time, n_joint)
-        Every name of :data:`REQUIRED_VARIABLES` (rad, rad/s, rad/s^2, N m) and optionally
-        ``temperature`` [degC]; converted to float64. Units and long names are filled in.
-    robot, controller : str
-        E.g. ``"five_bar"``, ``"PD"``.
+        Channels of :data:`CHANNELS` (``q`` is required) in their SI units; converted to float64.
+        Units and long names are filled in.
+    robot : str
+        E.g. ``"five_bar"``.
     source : {"twin", "hardware"}
         Mandatory: whether the data are simulated or measured.
     sample_rate_hz : float
         Sampling rate [Hz].
-    config : dict
-        The full run configuration (stored as JSON; numpy scalars/arrays and paths converted).
+    controller : str, optional
+        E.g. ``"PD"``.
+    config : dict, optional
+        The run configuration (stored as JSON; numpy scalars/arrays and paths converted).
     seed : int, optional
-        Random seed; required for ``source="twin"``.
+        Random seed of a twin run.
     truth : dict, optional
-        True parameter values of the twin (required for ``"twin"``, forbidden for ``"hardware"``).
+        True parameter values of the twin (required for ``"twin"``, forbidden for ``"hardware"``;
+        ``{"withheld": "why"}`` when an external simulator cannot give them).
+    origins : dict of str -> str, optional
+        How ``qd`` / ``qdd`` were obtained (see :data:`VELOCITY_ORIGINS`,
+        :data:`ACCELERATION_ORIGINS`); required for each of them that ``data`` holds.
+    torque_side : {"motor", "joint"}, optional
+        Side of the gearbox ``tau_m`` / ``tau_tgt`` are expressed on; required with them.
+    writer : str, optional
+        The program that wrote the data, e.g. ``"my_logger 2.1"``; None = paperlib (its version
+        and commit are stamped).
     extra_vars : dict of str -> DataArray or (dims, array, attrs), optional
         Further variables (raw IMU channels, ``pi_hat`` on (time, param), ...), each with
         ``units`` and ``long_name`` attributes.
@@ -616,18 +837,18 @@ def make_recording(
     Returns
     -------
     xarray.Dataset
-        A validated recording, provenance (``created``, ``paperlib_version``, ``git_commit``)
-        stamped now.
+        A validated recording.
 
     Raises
     ------
     RecordingError
-        If an array is missing, has the wrong shape, or the result is not valid.
+        If an array is missing, has the wrong shape, a qualifier is missing, or the result is
+        not valid.
     """
     where = "make_recording"
     global_attrs = _global_attrs(where, robot=robot, source=source, sample_rate_hz=sample_rate_hz,
                                  controller=controller, config=config, seed=seed, truth=truth,
-                                 attrs=attrs)
+                                 attrs=attrs, writer=writer)
     if isinstance(time_or_n, numbers.Integral) and not isinstance(time_or_n, bool):
         time = np.arange(int(time_or_n), dtype=np.float64) / float(sample_rate_hz)
     else:
@@ -635,27 +856,126 @@ def make_recording(
     if time.ndim != 1:
         raise RecordingError(f"{where}: coordinate 'time': must be 1-D, got shape {time.shape}")
     n_time, n_joint = time.shape[0], len(joint_labels)
-    unknown = sorted(set(data) - set(REQUIRED_VARIABLES) - set(OPTIONAL_VARIABLES))
+    unknown = sorted(set(data) - set(CHANNELS))
     if unknown:
-        raise RecordingError(f"{where}: variable(s) {unknown} unknown to the schema: pass them "
-                             "through extra_vars with units and long_name")
-    missing = [v for v in REQUIRED_VARIABLES if v not in data]
+        raise RecordingError(f"{where}: variable(s) {unknown} are not channels of the schema "
+                             f"({', '.join(CHANNELS)}): pass them through extra_vars with units and long_name")
+    missing = [v for v in CORE_CHANNELS if v not in data]
     if missing:
-        raise RecordingError([f"{where}: variable {v!r}: missing (required on (time, joint) in "
-                              f"{REQUIRED_VARIABLES[v][0]})" for v in missing])
+        raise RecordingError([f"{where}: variable {v!r}: missing (every recording has it, on (time, joint) in "
+                              f"{CHANNELS[v].units})" for v in missing])
+    qual = _qualifiers(where, data, origins, torque_side)
     variables: dict[str, Any] = {}
     for vname, arr in data.items():
-        units, long_name = REQUIRED_VARIABLES.get(vname) or OPTIONAL_VARIABLES[vname]
+        spec = CHANNELS[vname]
         arr = np.asarray(arr, dtype=np.float64)
         if arr.shape != (n_time, n_joint):
             raise RecordingError(f"{where}: variable {vname!r}: wrong shape {arr.shape}; expected "
                                  f"(n_time, n_joint) = ({n_time}, {n_joint})")
-        variables[vname] = (("time", "joint"), arr, {"units": units, "long_name": long_name})
+        variables[vname] = (("time", "joint"), arr, {"units": spec.units, "long_name": spec.long_name,
+                                                     **qual.get(vname, {})})
     ds = xr.Dataset(variables, coords=_coords(time, joint_labels), attrs=global_attrs)
     for vname, var in (extra_vars or {}).items():
         ds[vname] = var
     validate(ds, where)
     return ds
+
+
+def from_arrays(
+    q: np.ndarray,
+    *,
+    sample_rate_hz: float,
+    robot: str,
+    source: str,
+    channels: Mapping[str, np.ndarray] | None = None,
+    origins: Mapping[str, str] | None = None,
+    torque_side: str | None = None,
+    truth: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+    config: Mapping[str, Any] | None = None,
+    controller: str | None = None,
+    writer: str | None = None,
+    joint: Sequence[int] | None = None,
+    time: np.ndarray | None = None,
+    extra_vars: Mapping[str, xr.DataArray | tuple] | None = None,
+    attrs: Mapping[str, Any] | None = None,
+) -> xr.Dataset:
+    """A schema-2 recording from plain arrays: the schema's bookkeeping filled in for you.
+
+    Parameters
+    ----------
+    q : ndarray, shape (n_time, n_joint) or (n_time,)
+        Joint angles [rad] (a 1-D array is one joint).
+    sample_rate_hz : float
+        Sampling rate [Hz]; time is ``arange(n_time) / sample_rate_hz`` unless ``time`` is given.
+    robot : str
+        Robot name (``data/robots/<robot>.toml`` when the compendium has a model of it).
+    source : {"twin", "hardware"}
+        Simulated or measured: always state it.
+    channels : dict of str -> ndarray, optional
+        Further channels of :data:`CHANNELS` (``qd``, ``tau_m``, ``tau_s``, ``tau_ref``,
+        ``current``, ``temperature``, ...), each shaped like ``q``, in SI units.
+    origins, torque_side, truth, seed, config, controller, writer, extra_vars, attrs
+        As for :func:`make_recording`. ``writer`` names the program that produced the data.
+    joint : sequence of int, optional
+        Joint labels (default ``1..n_joint``).
+    time : ndarray, shape (n_time,), optional
+        Sample times [s] (uniform at ``1 / sample_rate_hz``).
+
+    Returns
+    -------
+    xarray.Dataset
+        A validated schema-2 recording; write it with :func:`write_recording`.
+
+    Examples
+    --------
+    >>> ds = from_arrays(q, sample_rate_hz=1000.0, robot="my_joint", source="hardware",
+    ...                  channels={"tau_s": tau_s, "tau_ref": tau_ref}, writer="lab_logger 1.3")
+    """
+    q = np.asarray(q, dtype=np.float64)
+    if q.ndim == 1:
+        q = q[:, None]
+    if q.ndim != 2:
+        raise RecordingError(f"from_arrays: variable 'q': must be (n_time, n_joint), got shape {q.shape}")
+    data = {"q": q}
+    for name, arr in (channels or {}).items():
+        arr = np.asarray(arr, dtype=np.float64)
+        data[name] = arr[:, None] if arr.ndim == 1 and q.shape[1] == 1 else arr
+    labels = list(joint) if joint is not None else list(range(1, q.shape[1] + 1))
+    return make_recording(q.shape[0] if time is None else time, labels, data, robot=robot, source=source,
+                          sample_rate_hz=sample_rate_hz, controller=controller, config=config, seed=seed,
+                          truth=truth, origins=origins, torque_side=torque_side, writer=writer,
+                          extra_vars=extra_vars, attrs=attrs)
+
+
+def require_channels(ds: xr.Dataset, names: Iterable[str], *, name: str | None = None,
+                     analysis: str | None = None) -> None:
+    """Refuse a recording without the channels an analysis needs.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A recording.
+    names : iterable of str
+        Channels the analysis needs, e.g. ``("q", "tau_s")``.
+    name : str, optional
+        The file, for the message (default: the dataset's ``source_file`` encoding or
+        ``<dataset>``).
+    analysis : str, optional
+        What needs them, e.g. ``"bearing fit"``.
+
+    Raises
+    ------
+    RecordingError
+        One line per missing channel, naming the file, the channel, its meaning and the analysis.
+    """
+    where = name or str(ds.attrs.get("_file", "<dataset>"))
+    what = f" ({analysis} needs it)" if analysis else ""
+    missing = [c for c in names if c not in ds.data_vars]
+    if missing:
+        raise RecordingError([f"{where}: channel {c!r} missing{what}: "
+                              + (f"{CHANNELS[c].meaning} [{CHANNELS[c].units}]" if c in CHANNELS else "not in the file")
+                              for c in missing])
 
 
 def truth(ds: xr.Dataset) -> dict[str, Any]:
@@ -748,8 +1068,9 @@ def _fsync_dir(directory: Path) -> None:
 def write_recording(ds: xr.Dataset, path: str | os.PathLike[str]) -> Path:
     """Validate ``ds`` and write it atomically to ``path`` (NetCDF4, h5netcdf engine).
 
-    Missing provenance attributes (``created``, ``paperlib_version``, ``git_commit``) are
-    stamped now; existing ones are kept. Units are written in their canonical spelling.
+    A schema-1 dataset missing provenance attributes (``created``, ``paperlib_version``,
+    ``git_commit``) is stamped now; a schema-2 dataset must carry its own ``created`` and
+    ``writer`` (paperlib never signs another program's data). Units are written in their canonical spelling.
     The data go to a temporary file in the same directory, are fsync'ed, and the temporary
     file is renamed over ``path``: a crash leaves either the old file or the new one, never
     a partial file. Numeric variables are gzip-compressed with fletcher32 checksums.
@@ -773,7 +1094,8 @@ def write_recording(ds: xr.Dataset, path: str | os.PathLike[str]) -> Path:
     """
     path = Path(path)
     ds = _canonicalised(ds)
-    if any(k not in ds.attrs for k in ("created", "paperlib_version", "git_commit")):
+    if ds.attrs.get("schema") == SCHEMA_V1 and any(k not in ds.attrs for k in ("created", "paperlib_version",
+                                                                              "git_commit")):
         ds.attrs = {**provenance.stamp(), **ds.attrs}
     validate(ds, str(path))
     ds = ds.drop_encoding()
@@ -793,13 +1115,18 @@ def write_recording(ds: xr.Dataset, path: str | os.PathLike[str]) -> Path:
     return path
 
 
-def read_recording(path: str | os.PathLike[str]) -> xr.Dataset:
+def read_recording(path: str | os.PathLike[str], require: Iterable[str] = (),
+                   analysis: str | None = None) -> xr.Dataset:
     """Read, fully load (the file is closed on return) and validate a recording.
 
     Parameters
     ----------
     path : path-like
-        A ``paperlib.recording/1`` file.
+        A ``paperlib.recording/2`` (or ``/1``) file.
+    require : iterable of str
+        Channels the caller needs (e.g. ``("q", "tau_s")``); a file without one is refused.
+    analysis : str, optional
+        What needs them, for the message (e.g. ``"bearing fit"``).
 
     Returns
     -------
@@ -811,7 +1138,8 @@ def read_recording(path: str | os.PathLike[str]) -> xr.Dataset:
     FileNotFoundError
         If ``path`` does not exist.
     RecordingError
-        If the file is empty, truncated, corrupt or not NetCDF4/HDF5, or violates the schema.
+        If the file is empty, truncated, corrupt or not NetCDF4/HDF5, violates the schema, or
+        lacks a channel of ``require`` (the message names the file and the channel).
     """
     path = Path(path)
     if not path.is_file():
@@ -829,6 +1157,7 @@ def read_recording(path: str | os.PathLike[str]) -> xr.Dataset:
                              f"or corrupt recording ({type(exc).__name__}: {exc})") from exc
     ds = _canonicalised(ds.drop_encoding())
     validate(ds, str(path))
+    require_channels(ds, require, name=str(path), analysis=analysis)
     return ds
 
 
@@ -859,8 +1188,7 @@ class Channel:
     dtype: str = "float64"
 
 
-_REQUIRED_CHANNELS = {k: Channel(long_name=ln, units=u) for k, (u, ln) in REQUIRED_VARIABLES.items()}
-_OPTIONAL_CHANNELS = {k: Channel(long_name=ln, units=u) for k, (u, ln) in OPTIONAL_VARIABLES.items()}
+_VOCAB_CHANNELS = {k: Channel(long_name=spec.long_name, units=spec.units) for k, spec in CHANNELS.items()}
 
 
 class RecordingWriter:
@@ -885,8 +1213,15 @@ class RecordingWriter:
         Actuated joint labels, e.g. ``[1, 2]``.
     robot, source, sample_rate_hz, controller, config, seed, truth, attrs
         As for :func:`make_recording`; ``source`` is mandatory.
+    channels : iterable of str
+        Channels of :data:`CHANNELS` given with every sample (default :data:`LOOP_CHANNELS`,
+        what the 5R's loops log); must include ``q``.
+    origins, torque_side, writer
+        Qualifiers of ``qd``/``qdd`` and ``tau_m``/``tau_tgt``, and the writing program, as for
+        :func:`make_recording`.
     optional : iterable of str
-        Known optional channels to log, e.g. ``("temperature",)``.
+        Further channels of :data:`CHANNELS` that may be left out of a sample, e.g.
+        ``("temperature",)``.
     extra_channels : dict of str -> Channel, optional
         Further channels (raw IMU, estimator history...).
     coords : dict of str -> sequence, optional
@@ -917,11 +1252,15 @@ class RecordingWriter:
         robot: str,
         source: str,
         sample_rate_hz: float,
-        controller: str,
-        config: Mapping[str, Any],
+        controller: str | None = None,
+        config: Mapping[str, Any] | None = None,
         seed: int | None = None,
         truth: Mapping[str, Any] | None = None,
         attrs: Mapping[str, Any] | None = None,
+        channels: Iterable[str] = LOOP_CHANNELS,
+        origins: Mapping[str, str] | None = None,
+        torque_side: str | None = None,
+        writer: str | None = None,
         optional: Iterable[str] = (),
         extra_channels: Mapping[str, Channel] | None = None,
         coords: Mapping[str, Sequence[Any]] | None = None,
@@ -933,7 +1272,8 @@ class RecordingWriter:
         self._name = str(self.path)
         self._attrs = _global_attrs(self._name, robot=robot, source=source,
                                     sample_rate_hz=sample_rate_hz, controller=controller,
-                                    config=config, seed=seed, truth=truth, attrs=attrs)
+                                    config=config, seed=seed, truth=truth, attrs=attrs, writer=writer)
+        self._qualifiers: dict[str, dict[str, str]] = {}
         problems = _check_attrs(self._attrs, self._name)
         if problems:
             raise RecordingError(problems)
@@ -944,12 +1284,17 @@ class RecordingWriter:
             raise RecordingError(problems)
         self._coords = {k: list(v) for k, v in (coords or {}).items()}
         sizes = {"joint": len(self._joint_labels), **{k: len(v) for k, v in self._coords.items()}}
-        channels = dict(_REQUIRED_CHANNELS)
+        logged = list(channels)
+        for cname in [*logged, *optional]:
+            if cname not in CHANNELS:
+                raise RecordingError(f"{self._name}: variable {cname!r}: not a channel of the schema "
+                                     f"({', '.join(CHANNELS)}); use extra_channels")
+        if "q" not in logged:
+            raise RecordingError(f"{self._name}: variable 'q': every recording logs it")
+        self._qualifiers = _qualifiers(self._name, [*logged, *optional], origins, torque_side)
+        channels = {c: _VOCAB_CHANNELS[c] for c in logged}
         for oname in optional:
-            if oname not in _OPTIONAL_CHANNELS:
-                raise RecordingError(f"{self._name}: variable {oname!r}: not a known optional "
-                                     f"variable ({sorted(_OPTIONAL_CHANNELS)}); use extra_channels")
-            channels[oname] = _OPTIONAL_CHANNELS[oname]
+            channels[oname] = _VOCAB_CHANNELS[oname]
         for cname, spec in (extra_channels or {}).items():
             if cname in channels or cname in ("time", "joint"):
                 raise RecordingError(f"{self._name}: variable {cname!r}: already defined")
@@ -960,7 +1305,7 @@ class RecordingWriter:
             channels[cname] = spec
         self._channels = channels
         self._shapes = {c: tuple(sizes[d] for d in spec.dims) for c, spec in channels.items()}
-        self._required = frozenset(_REQUIRED_CHANNELS)
+        self._required = frozenset(logged)
         self._fs = float(sample_rate_hz)
         self._dt = 1.0 / self._fs
         self._step_tol = STEP_RTOL * self._dt
@@ -1046,7 +1391,7 @@ class RecordingWriter:
                 buf[cname][j] = value
         except KeyError:
             self._clear_row(j)
-            how = (f"declare it with optional=({cname!r},)" if cname in _OPTIONAL_CHANNELS
+            how = (f"declare it with optional=({cname!r},)" if cname in CHANNELS
                    else "declare it with extra_channels={...}")
             raise ValueError(f"{self._name}: unknown channel {cname!r} ({how}); known: "
                              f"{sorted(self._channels)}") from None
@@ -1099,11 +1444,13 @@ class RecordingWriter:
         if cut < 2:
             return None
         attrs = dict(self._attrs)
-        attrs.update(provenance.stamp())
+        if "paperlib_version" in attrs:  # paperlib wrote the file: stamp the time of writing
+            attrs.update(provenance.stamp())
         if fault:
             attrs["fault"] = fault
         ds = xr.Dataset(
-            {c: (("time", *spec.dims), data[c][:cut], {"units": spec.units, "long_name": spec.long_name})
+            {c: (("time", *spec.dims), data[c][:cut], {"units": spec.units, "long_name": spec.long_name,
+                                                        **self._qualifiers.get(c, {})})
              for c, spec in self._channels.items()},
             coords={**_coords(time[:cut], self._joint_labels),
                     **{k: (k, np.asarray(v)) for k, v in self._coords.items()}},

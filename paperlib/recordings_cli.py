@@ -17,14 +17,16 @@ def _summary(ds) -> str:
     n = ds.sizes["time"]
     duration = float(ds["time"].values[-1] - ds["time"].values[0])
     fault = f", fault: {ds.attrs['fault']}" if "fault" in ds.attrs else ""
-    return (f"{ds.attrs['source']} {ds.attrs['robot']} {ds.attrs['controller']}, "
+    return (f"{ds.attrs['source']} {ds.attrs['robot']} {ds.attrs.get('controller', '-')}, "
+            f"written by {ds.attrs.get('writer', 'paperlib ' + str(ds.attrs.get('paperlib_version', '?')))}, "
             f"{ds.sizes['joint']} joint(s), {n} samples at {float(ds.attrs['sample_rate_hz']):g} Hz "
             f"({duration:.6g} s){fault}")
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Print one OK/FAIL line per file (FAIL followed by one indented line per fault)."""
-    from paperlib.recordings import RecordingError, read_recording
+    """Print one OK/FAIL line per file: FAIL followed by every fault of the file (one pass), OK
+    followed by any plausibility warning (valid, but looks like a mislabelled unit or rate)."""
+    from paperlib.recordings import RecordingError, plausibility, read_recording
 
     failed = 0
     for path in args.files:
@@ -41,6 +43,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"     {exc}")
         else:
             print(f"OK   {path}: {_summary(ds)}")
+            for warning in plausibility(ds, str(path)):
+                print(f"     warning: {warning}")
     if len(args.files) > 1:
         print(f"{len(args.files) - failed} valid, {failed} invalid", file=sys.stderr)
     return 1 if failed else 0
@@ -84,7 +88,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Register ``validate`` and ``recordings {verify,list}`` on the ``paperlib`` command."""
-    p = sub.add_parser("validate", help="check recording files against paperlib.recording/1")
+    p = sub.add_parser("validate", help="check recording files against the recording schema (paperlib.recording/2, or /1)")
     p.add_argument("files", nargs="+", metavar="FILE", help="recording (.nc) files")
     p.set_defaults(func=cmd_validate)
 

@@ -9,18 +9,19 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from paperlib.experiments import comparison as cmp
-from paperlib.experiments import friction_fits as ff
-from paperlib.experiments import model_order as mo
-from paperlib.experiments import sources
-from paperlib.experiments import temperature as tp
-from paperlib.experiments import tracking as tr
+from paperlib import comparison as cmp
+from paperlib.experiments.mems.comparison import HEADLINES
+from paperlib.experiments.mems import friction_fits as ff
+from paperlib.experiments.mems import model_order as mo
+from paperlib.experiments.mems import sources
+from paperlib.experiments.mems import temperature as tp
+from paperlib.experiments.mems import tracking as tr
 from paperlib.friction import table4_model
 
 
 @pytest.fixture(scope="module")
 def synth():
-    from paperlib.experiments.synthetic import synthetic_recording
+    from paperlib.experiments.mems.synthetic import synthetic_recording
 
     return synthetic_recording(6.0, seed=3, controller="CTC")
 
@@ -55,7 +56,7 @@ def test_knee_rule_other_shapes() -> None:
 
 
 def test_model_order_study_on_exact_model3_data() -> None:
-    from paperlib.experiments.synthetic import synthetic_recording
+    from paperlib.experiments.mems.synthetic import synthetic_recording
 
     # a strongly curved cubic law, so that dropping orders 3 and 2 shows
     ds = synthetic_recording(6.0, seed=3, controller="CTC", pi_F=(1.2, 0.9, -0.6, 0.12, 1.0, 0.8, -0.5, 0.1))
@@ -207,8 +208,8 @@ def test_comparison_table_marks_source_and_ratios(tmp_path: Path) -> None:
                                                                "feedback": [15.0, 7.0]}},
         "02_model_order": {"source": "hardware", "choice": {"chosen": 3}},
     }
-    rows = {r["key"]: r for r in cmp.build_comparison(results)}
-    assert len(rows) == len(cmp.HEADLINES)
+    rows = {r["key"]: r for r in cmp.build_comparison(results, HEADLINES)}
+    assert len(rows) == len(HEADLINES)
     r = rows["CTC_vs_PD_rms_j1"]
     assert r["source"] == "twin" and r["ratio"] == pytest.approx(1.0) and r["agreement"] == "agrees"
     assert rows["CTC_vs_PD_rms_j2"]["agreement"] == "same direction"
@@ -291,3 +292,13 @@ def test_archive_source_reads_files_and_warm_start_estimate(tmp_path: Path, synt
     np.testing.assert_allclose(pf, truth["pi_F"], rtol=1e-2, atol=1e-3)
     d = sources.describe_recording(got["main"], "main")
     assert d["source"] == "twin" and len(d["sha256"]) == 64
+
+
+def test_every_row_that_differs_or_is_calibrated_says_why():
+    fake = {h.notebook: {"source": "twin"} for h in HEADLINES}
+    for r in cmp.build_comparison(fake, HEADLINES):
+        assert r["note"], r["key"]  # nothing reproduced: nothing agrees, every row says why (or 'unknown')
+    shares = [h for h in HEADLINES if h.key.startswith("share_")]
+    assert shares and all(h.calibrated and "calibrated by construction" in h.note for h in shares)
+    md = cmp.to_markdown(cmp.build_comparison(fake, HEADLINES))
+    assert "| note |" in md

@@ -65,10 +65,10 @@ def test_builders_render_on_synthetic_results(tmp_path: Path) -> None:
     """Every builder renders (smoke test of the plotting code on small synthetic inputs)."""
     import xarray as xr
 
-    from paperlib.experiments import friction_fits as ff
-    from paperlib.experiments import model_order as mo
-    from paperlib.experiments import tracking as tr
-    from paperlib.experiments.synthetic import synthetic_recording
+    from paperlib.experiments.mems import friction_fits as ff
+    from paperlib.experiments.mems import model_order as mo
+    from paperlib.experiments.mems import tracking as tr
+    from paperlib.experiments.mems.synthetic import synthetic_recording
 
     recs = {c: synthetic_recording(3.0, seed=2, controller=c, fs_hz=500.0) for c in ("PD", "CTC", "AC")}
     hist = ff.estimate_history(recs["CTC"], 3)
@@ -100,8 +100,8 @@ def test_builders_render_on_synthetic_results(tmp_path: Path) -> None:
 
 def test_workspace_figures(tmp_path: Path) -> None:
     from paperlib.control.trajectories import Polygon
-    from paperlib.experiments import workspace as ws
-    from paperlib.experiments.synthetic import TEST_POLYGON_DEG
+    from paperlib.experiments.mems import workspace as ws
+    from paperlib.experiments.mems.synthetic import TEST_POLYGON_DEG
     from paperlib.robots.five_bar import FiveBar
 
     robot = FiveBar.default()

@@ -380,7 +380,7 @@ def test_overload_fault_when_a_cycle_is_too_late():
 def test_with_the_real_recording_writer(tmp_path):
     recordings = pytest.importorskip("paperlib.recordings")
     kw = dict(robot="five_bar", source="hardware", sample_rate_hz=RATE, controller="PD",
-              config={"test": "loop"})
+              config={"test": "loop"}, origins={"qd": "gyroscope", "qdd": "accelerometer"}, torque_side="motor")
     with recordings.RecordingWriter(tmp_path / "ok.nc", [1, 2], **kw, preallocate=400) as rec:
         stats = run_loop(FakeRig(), SetpointStep(), 0.1, RATE, rec)
     ds = recordings.read_recording(tmp_path / "ok.nc")

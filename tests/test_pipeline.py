@@ -19,11 +19,11 @@ import nbformat
 import numpy as np
 import pytest
 
-from paperlib.experiments import pipeline as P
-from paperlib.experiments import sources
+from paperlib.experiments.mems import pipeline as P
+from paperlib.experiments.mems import sources
 from paperlib.provenance import REPO_ROOT
 
-NOTEBOOK_DIR = REPO_ROOT / "notebooks"
+NOTEBOOK_DIR = REPO_ROOT / "notebooks" / "mems"
 
 
 # -- notebooks ----------------------------------------------------------------------------------
@@ -51,7 +51,7 @@ def test_notebooks_are_thin_parameterized_and_clean(name: str) -> None:
     for key in ("source", "rig_config", "recordings", "output_dir", "results_file", "formats", "pipeline_source"):
         assert key in params, key
     assert params["source"] in sources.SOURCES
-    assert params["results_file"] == f"results/{name}.json"
+    assert params["results_file"] == f"results/mems/{name}.json"
     # every parameter the pipeline passes exists in the notebook
     cfg = P.load_config()
     plan = P.recording_plan(cfg)
@@ -67,16 +67,16 @@ def test_notebooks_are_thin_parameterized_and_clean(name: str) -> None:
 
 def test_default_and_smoke_configs() -> None:
     cfg = P.load_config()
-    assert cfg["source"] == "twin" and cfg["results_dir"] == "results" and cfg["figures_dir"] == "figures"
+    assert cfg["source"] == "twin" and cfg["results_dir"] == "results/mems" and cfg["figures_dir"] == "figures/mems"
     smoke = P.load_config(REPO_ROOT / "config" / "smoke.yaml")
-    assert smoke["results_dir"] != cfg["results_dir"]
+    assert smoke["results_dir"] == "results/smoke/mems" and smoke["figures_dir"] == "results/smoke/figures/mems"
     assert all(s["duration_s"] <= 10.0 for s in smoke["recordings"].values())
     # merged key by key: the smoke file keeps the default's controllers and seeds
     assert smoke["recordings"]["ac"]["controller"] == "AC" and smoke["recordings"]["ac"]["warm_start"] == "identification"
     assert smoke["notebooks"]["05_temperature_convergence"]["tolerances"]["pi_pds"] == 0.02
     plan = P.recording_plan(cfg)
     assert set(plan) == {"identification", "pd", "ctc", "ac", "cold", "warm"}
-    assert plan["ac"]["warm_from"] == "identification" and plan["ac"]["path"] == "results/recordings/ac.nc"
+    assert plan["ac"]["warm_from"] == "identification" and plan["ac"]["path"] == "results/mems/recordings/ac.nc"
     assert "warm_start" not in plan["ac"]["spec"]
     p = P.notebook_params(cfg, plan, "04_controller_comparison")
     assert p["source"] == "archive" and p["recordings"] == {"PD": "results/recordings/pd.nc",
@@ -105,7 +105,7 @@ def test_config_errors() -> None:
 
 
 def test_plan_takes_registered_recordings_from_the_archive(tmp_path: Path) -> None:
-    from paperlib.experiments.synthetic import synthetic_recording
+    from paperlib.experiments.mems.synthetic import synthetic_recording
     from paperlib.recordings import registry_entry, write_recording
 
     f = write_recording(synthetic_recording(1.0, fs_hz=200.0), tmp_path / "ident.nc")
@@ -117,7 +117,7 @@ def test_plan_takes_registered_recordings_from_the_archive(tmp_path: Path) -> No
     assert plan["identification"]["origin"] == "archive" and plan["identification"]["path"] == str(f)
     assert plan["pd"]["origin"] == "twin"
     inputs = P.notebook_recording_inputs(cfg, plan, "02_model_order")
-    assert inputs == [str(f), "results/checks/archive_identification.ok"]
+    assert inputs == [str(f), "results/mems/checks/archive_identification.ok"]
     out = tmp_path / "check.ok"
     assert P.main(["verify", "--name", "identification", "--registry", str(reg), "--output", str(out)]) == 0
     assert "sha256=" in out.read_text()
@@ -145,7 +145,8 @@ def test_snakefile_dry_run_plans_every_step(tmp_path: Path) -> None:
                    f"results_dir={tmp_path}/res", f"figures_dir={tmp_path}/fig")
     assert r.returncode == 0, r.stderr[-3000:]
     out = r.stdout + r.stderr
-    for rule in ("codegen_check", "recording", "notebook_params", "notebook_02_model_order", "paper_comparison"):
+    for rule in ("codegen_check", "mems_recording", "mems_notebook_params", "mems_notebook_02_model_order",
+                 "mems_paper_comparison", "paper_index"):
         assert rule in out, rule
 
 
@@ -164,7 +165,7 @@ def test_hardware_source_is_refused_without_rig(tmp_path: Path) -> None:
 
 
 def test_notebook_refuses_hardware_without_rig() -> None:
-    from paperlib.experiments.notebook import NotebookRun
+    from paperlib.experiments.mems.notebook import NotebookRun
 
     with pytest.raises(sources.RigUnavailable, match="never|not used|Refusing"):
         NotebookRun("02_model_order", source="hardware", specs={"main": {"controller": "CTC"}})
@@ -183,24 +184,14 @@ def test_reproduce_is_registered() -> None:
 
 # -- CI smoke run -----------------------------------------------------------------------------------
 
-def _twin_available() -> str | None:
-    try:
-        import paperlib.twin.simulate  # noqa: F401
-    except ImportError as exc:
-        return f"paperlib.twin.simulate cannot be imported ({exc}): no twin to make the smoke recordings"
-    return None
-
-
 @pytest.mark.skipif(os.environ.get("PAPERLIB_SKIP_SMOKE") == "1", reason="PAPERLIB_SKIP_SMOKE=1")
 def test_smoke_reproduce(tmp_path: Path) -> None:
-    reason = _twin_available()
-    if reason:
-        pytest.skip(reason)
     import matplotlib.image as mpimg
 
-    res, fig = tmp_path / "results", tmp_path / "figures"
-    cmd = [sys.executable, "-m", "paperlib", "reproduce", "--config", "config/smoke.yaml", "--cores", "2",
-           "--results-dir", str(res), "--figures-dir", str(fig), "--quiet"]
+    root, figroot = tmp_path / "results", tmp_path / "figures"
+    res, fig = root / "mems", figroot / "mems"
+    cmd = [sys.executable, "-m", "paperlib", "reproduce", "mems", "--config", "config/smoke.yaml", "--cores", "2",
+           "--results-dir", str(root), "--figures-dir", str(figroot), "--quiet"]
     r = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
     logs = "\n".join(p.read_text()[-2000:] for p in sorted((res / "logs").glob("*.log"))) if (res / "logs").is_dir() else ""
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:] + logs
@@ -233,8 +224,10 @@ def test_smoke_reproduce(tmp_path: Path) -> None:
     csv = (res / "paper_comparison.csv").read_text().splitlines()
     assert csv[0].split(",")[:9] == ["key", "quantity", "joint", "paper", "reproduced", "unit", "source", "ratio",
                                       "agreement"]
-    assert len(csv) == 1 + len(__import__("paperlib.experiments.comparison", fromlist=["x"]).HEADLINES)
+    assert len(csv) == 1 + len(__import__("paperlib.experiments.mems.comparison", fromlist=["x"]).HEADLINES)
     assert "| twin |" in (res / "paper_comparison.md").read_text()
+    index = (root / "paper_comparison.md").read_text()
+    assert "`mems` | reproduced | [mems/paper_comparison.md]" in index and "`rrr`" in index
     # a second run with nothing changed does nothing
     r = subprocess.run(cmd[:-1], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and "Nothing to be done" in (r.stdout + r.stderr), r.stdout[-2000:] + r.stderr[-2000:]

@@ -14,6 +14,8 @@ from paperlib import recordings as R
 from paperlib.cli import main
 
 FS = 4000.0
+#: the qualifiers schema 2 asks of qd, qdd, tau_m and tau_tgt (the 5R loop's sensors)
+QUAL = {"origins": {"qd": "gyroscope", "qdd": "accelerometer"}, "torque_side": "motor"}
 N = 400
 
 
@@ -42,6 +44,8 @@ def make(n: int = N, *, source: str = "twin", fs: float = FS, temperature: bool 
         }
     kw.setdefault("seed", 1234 if source == "twin" else None)
     kw.setdefault("truth", {"fc_1": 0.12, "fv_1": 0.034} if source == "twin" else None)
+    kw.setdefault("origins", {"qd": "gyroscope", "qdd": "accelerometer"})
+    kw.setdefault("torque_side", "motor")
     return R.make_recording(n, [1, 2], data, robot="five_bar", source=source, sample_rate_hz=fs,
                             controller="AC", config={"duration_s": n / fs, "gains": [1.0, 2.0]},
                             extra_vars=extra_vars, **kw)
@@ -136,7 +140,15 @@ def _hardware_with_truth(ds):
 
 FAULTS = {
     # id: (mutation, substrings the message must contain)
-    "missing variable": (lambda ds: ds.drop_vars("tau_m"), ["'tau_m'", "missing"]),
+    "missing variable": (lambda ds: ds.drop_vars("q"), ["'q'", "missing"]),
+    "velocity without origin": (lambda ds: ds.assign(qd=xr.DataArray(ds.qd.values, dims=ds.qd.dims,
+                                                                            attrs={"units": "rad/s", "long_name": "v"})),
+                                ["'qd'", "'origin'", "missing"]),
+    "unknown velocity origin": (lambda ds: ds.assign(qd=ds.qd.copy().assign_attrs(origin="guess")),
+                                ["'qd'", "'guess'", "encoder-derived"]),
+    "torque without side": (lambda ds: ds.assign(tau_m=xr.DataArray(ds.tau_m.values, dims=ds.tau_m.dims,
+                                                                            attrs={"units": "N m", "long_name": "t"})),
+                            ["'tau_m'", "'side'"]),
     "wrong units": (_set_units("tau_m", "kg"), ["'tau_m'", "'kg'", "torque in N m"]),
     "deg instead of rad": (_set_units("q", "deg"), ["'q'", "'deg'", "angle in rad"]),
     "deg/s instead of rad/s": (_set_units("qd", "deg/s"), ["'qd'", "angular velocity in rad/s"]),
@@ -159,14 +171,14 @@ FAULTS = {
     "zero joint label": (_joints([0, 1]), ["'joint'", "positive"]),
     "bad source": (_set_attr(source="simulation"), ["'source'", "'simulation'"]),
     "no source": (_drop_attr("source"), ["'source'", "missing"]),
-    "twin without seed": (_drop_attr("seed"), ["'seed'", "twin"]),
+    "twin without seed": (_drop_attr("truth"), ["'truth'", "twin", "withheld"]),
     "twin without truth": (_drop_attr("truth"), ["'truth'", "twin"]),
     "hardware with truth": (_hardware_with_truth, ["'truth'", "hardware"]),
     "schema mismatch": (_set_attr(schema="paperlib.recording/0"), ["'schema'", "paperlib.recording/0"]),
     "config not JSON": (_set_attr(config="{duration: 1"), ["'config'", "JSON"]),
     "config not an object": (_set_attr(config="[1, 2]"), ["'config'", "object"]),
     "bad sample rate": (_set_attr(sample_rate_hz=-4000.0), ["'sample_rate_hz'", "positive"]),
-    "no provenance": (_drop_attr("git_commit"), ["'git_commit'", "missing"]),
+    "no provenance": (_drop_attr("writer"), ["'writer'", "missing"]),
 }
 
 
@@ -234,7 +246,7 @@ def test_unit_aliases_are_accepted_and_canonicalised(valid, tmp_path):
 def test_six_joints(tmp_path):
     n = 50
     data = _data(n, joints=6)
-    ds = R.make_recording(n, [1, 2, 3, 4, 5, 6], data, robot="er3a_c60", source="hardware",
+    ds = R.make_recording(n, [1, 2, 3, 4, 5, 6], data, **QUAL, robot="er3a_c60", source="hardware",
                           sample_rate_hz=1000.0, controller="none", config={})
     back = R.read_recording(R.write_recording(ds, tmp_path / "six.nc"))
     assert back.sizes == {"time": n, "joint": 6}
@@ -305,16 +317,16 @@ def test_make_recording_rejects_wrong_shape():
     data = _data()
     data["qd"] = data["qd"][:, :1]
     with pytest.raises(R.RecordingError, match=r"'qd': wrong shape \(400, 1\)"):
-        R.make_recording(N, [1, 2], data, robot="five_bar", source="hardware",
+        R.make_recording(N, [1, 2], data, **QUAL, robot="five_bar", source="hardware",
                          sample_rate_hz=FS, controller="PD", config={})
 
 
 def test_make_recording_requires_source_to_be_stated():
     with pytest.raises(TypeError, match="source"):
-        R.make_recording(N, [1, 2], _data(), robot="five_bar", sample_rate_hz=FS,
+        R.make_recording(N, [1, 2], _data(), **QUAL, robot="five_bar", sample_rate_hz=FS,
                          controller="PD", config={})
     with pytest.raises(R.RecordingError, match="'measured'"):
-        R.make_recording(N, [1, 2], _data(), robot="five_bar", source="measured",
+        R.make_recording(N, [1, 2], _data(), **QUAL, robot="five_bar", source="measured",
                          sample_rate_hz=FS, controller="PD", config={})
 
 
@@ -322,19 +334,22 @@ def test_make_recording_rejects_unknown_and_missing_variables():
     data = _data()
     data["qdot"] = data.pop("qd")
     with pytest.raises(R.RecordingError, match="qdot"):
-        R.make_recording(N, [1, 2], data, robot="five_bar", source="hardware",
+        R.make_recording(N, [1, 2], data, **QUAL, robot="five_bar", source="hardware",
                          sample_rate_hz=FS, controller="PD", config={})
     del data["qdot"]
-    with pytest.raises(R.RecordingError, match="'qd': missing"):
-        R.make_recording(N, [1, 2], data, robot="five_bar", source="hardware",
+    with pytest.raises(R.RecordingError, match="'q': missing"):
+        R.make_recording(N, [1, 2], {k: v for k, v in data.items() if k != "q"}, **QUAL, robot="five_bar",
+                         source="hardware", sample_rate_hz=FS, controller="PD", config={})
+    with pytest.raises(R.RecordingError, match="'qd': state its origin"):
+        R.make_recording(N, [1, 2], _data(), robot="five_bar", source="hardware", torque_side="motor",
                          sample_rate_hz=FS, controller="PD", config={})
 
 
 def test_config_must_be_json_serialisable():
     with pytest.raises(R.RecordingError, match="'config'"):
-        R.make_recording(N, [1, 2], _data(), robot="five_bar", source="hardware",
+        R.make_recording(N, [1, 2], _data(), **QUAL, robot="five_bar", source="hardware",
                          sample_rate_hz=FS, controller="PD", config={"f": object()})
-    ds = R.make_recording(N, [1, 2], _data(), robot="five_bar", source="hardware",
+    ds = R.make_recording(N, [1, 2], _data(), **QUAL, robot="five_bar", source="hardware",
                           sample_rate_hz=FS, controller="PD",
                           config={"kp": np.array([1.5, 2.5]), "n": np.int64(3), "p": Path("a/b")})
     assert R.config(ds) == {"kp": [1.5, 2.5], "n": 3, "p": "a/b"}
@@ -390,6 +405,8 @@ def _writer(path, **kw):
     kw.setdefault("source", "twin")
     kw.setdefault("seed", 7 if kw["source"] == "twin" else None)
     kw.setdefault("truth", {"fc_1": 0.1} if kw["source"] == "twin" else None)
+    kw.setdefault("origins", {"qd": "gyroscope", "qdd": "accelerometer"})
+    kw.setdefault("torque_side", "motor")
     return R.RecordingWriter(path, [1, 2], robot="five_bar", sample_rate_hz=FS, controller="PD",
                              config={"trajectory": "random"}, **kw)
 
@@ -471,8 +488,10 @@ def test_writer_rejects_off_grid_time_and_keeps_nothing_of_it(tmp_path):
 
 
 def test_writer_checks_metadata_before_the_run(tmp_path):
-    with pytest.raises(R.RecordingError, match="'seed'"):
-        _writer(tmp_path / "x.nc", source="twin", seed=None)
+    with pytest.raises(R.RecordingError, match="'truth'"):
+        _writer(tmp_path / "x.nc", source="twin", truth=None)
+    with pytest.raises(R.RecordingError, match="'qd': state its origin"):
+        _writer(tmp_path / "x.nc", origins={})
     with pytest.raises(R.RecordingError, match="'source'"):
         _writer(tmp_path / "x.nc", source="sim", seed=1)
     with pytest.raises(R.RecordingError, match="'joint'"):

@@ -10,11 +10,11 @@ from pathlib import Path
 
 
 def identify(args: argparse.Namespace) -> int:
-    from paperlib.estimation.replay import replay
+    from paperlib.estimation.replay import REPLAY_CHANNELS, replay
     from paperlib.recordings import RecordingError, read_recording
 
     try:
-        ds = read_recording(args.recording)
+        ds = read_recording(args.recording, require=REPLAY_CHANNELS, analysis="paperlib identify")
         res = replay(ds, args.model, half_life_s=args.half_life, lambda_reg=args.lambda_reg,
                      gate_velocity=args.gate_velocity, gate_acceleration=args.gate_acceleration,
                      gate_all_joints=not args.paper_gating,
@@ -57,7 +57,7 @@ def identify(args: argparse.Namespace) -> int:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("identify", help="run the EWR-RLS friction/drive-gain estimator over a recording")
-    p.add_argument("recording", help="recording file (schema paperlib.recording/1)")
+    p.add_argument("recording", help="recording file (schema paperlib.recording/2 or /1)")
     p.add_argument("--model", type=int, default=3, choices=[1, 2, 3, 4, 5], help="Table 4 friction model (default 3)")
     p.add_argument("--half-life", type=float, default=600.0, metavar="SECONDS", help="weighting half-life T_HL (default 600 s)")
     p.add_argument("--lambda", dest="lambda_reg", type=float, default=1e-3, metavar="L", help="regularization (default 0.001)")

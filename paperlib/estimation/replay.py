@@ -154,12 +154,16 @@ def converged_time(t: np.ndarray, theta: np.ndarray, model: FrictionModel, n_dri
     return float(t[bad[-1] + 1])
 
 
+#: The channels :func:`replay` reads (the IMU's velocities and accelerations, the drive torque).
+REPLAY_CHANNELS: tuple[str, ...] = ("q", "qd", "qdd", "tau_m")
+
+
 def replay(ds: xr.Dataset, model: int | FrictionModel = 3, *, half_life_s: float = 600.0, lambda_reg: float = 1e-3,
            gate_velocity: float = 0.1, gate_acceleration: float = 0.2, gate_all_joints: bool = True,
            per_joint_rows: bool = False,
            record_every_s: float = 0.01, robot=None, pi0: np.ndarray | None = None,
            imu_delay_cycles: int | None = None) -> ReplayResult:
-    """Run the EWR-RLS estimator over a recording (schema ``paperlib.recording/1``).
+    """Run the EWR-RLS estimator over a recording (schema 2 or 1, channels :data:`REPLAY_CHANNELS`).
 
     Parameters
     ----------
@@ -193,7 +197,9 @@ def replay(ds: xr.Dataset, model: int | FrictionModel = 3, *, half_life_s: float
         Too few informative samples (fewer than parameters), or states outside the workspace.
     """
     from paperlib import robots
+    from paperlib.recordings import require_channels
 
+    require_channels(ds, REPLAY_CHANNELS, analysis="EWR-RLS identification")
     fm = model if isinstance(model, FrictionModel) else table4_model(model)
     robot = robot or robots.load(ds.attrs["robot"])
     q, qd, qdd, tau = (ds[v].values for v in ("q", "qd", "qdd", "tau_m"))

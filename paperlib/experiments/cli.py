@@ -1,9 +1,11 @@
-"""``paperlib reproduce``: run the Snakemake pipeline from the repository root and list what it made.
+"""``paperlib reproduce``: rebuild one, several or all papers (Snakemake) and list what it made.
 
-    paperlib reproduce [--cores 2] [--config FILE] [--dry-run] [--results-dir DIR] [--figures-dir DIR]
-                       [--source twin|hardware|archive] [--rig-config FILE] [--forceall]
+    paperlib reproduce [PAPER ...] [--list] [--cores 2] [--config FILE] [--dry-run]
+                       [--results-dir DIR] [--figures-dir DIR] [--source twin|hardware|archive]
+                       [--rig-config FILE] [--forceall]
 
-The configuration is ``config/default.yaml``; ``--config FILE`` merges another file over it
+With no PAPER, every paper is built, then the index ``results/paper_comparison.md``. Each paper
+reads its own ``config/<slug>.yaml``; ``--config FILE`` is a run configuration merged over them
 (``config/smoke.yaml`` is the fast CI run). Snakemake decides what is out of date, so a second
 run with nothing changed does nothing. Before running, the Jupyter kernel ``paperlib`` that the
 notebooks are executed with is checked and, if missing, installed into this environment.
@@ -27,18 +29,37 @@ KERNEL_NAME = "paperlib"
 
 def add_parser(subparsers: Any) -> None:
     """Register ``paperlib reproduce``."""
-    p = subparsers.add_parser("reproduce", help="rebuild every figure and table of the flagship paper (Snakemake)",
+    from paperlib.experiments import PAPER_SLUGS
+
+    p = subparsers.add_parser("reproduce", help="rebuild the figures and tables of one, several or all papers",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("papers", nargs="*", metavar="PAPER",
+                   help=f"paper slug(s) to build: {', '.join(PAPER_SLUGS)} (default: all)")
+    p.add_argument("--list", action="store_true", help="list the papers, their status and what each builds; build nothing")
     p.add_argument("--cores", type=int, default=2, help="parallel jobs (default 2)")
-    p.add_argument("--config", default=None, help="configuration file merged over config/default.yaml")
+    p.add_argument("--config", default=None, help="run configuration merged over each paper's config/<slug>.yaml")
     p.add_argument("--dry-run", "-n", action="store_true", help="show what would be done, do nothing")
-    p.add_argument("--results-dir", default=None, help="override results_dir")
-    p.add_argument("--figures-dir", default=None, help="override figures_dir")
-    p.add_argument("--source", choices=["twin", "hardware", "archive"], default=None, help="override source")
-    p.add_argument("--rig-config", default=None, help="rig configuration (source hardware)")
-    p.add_argument("--forceall", action="store_true", help="rebuild everything")
+    p.add_argument("--results-dir", default=None, help="results root (default results/; papers write <root>/<slug>/)")
+    p.add_argument("--figures-dir", default=None, help="figures root (default figures/; papers write <root>/<slug>/)")
+    p.add_argument("--source", choices=["twin", "hardware", "archive"], default=None,
+                   help="where the mems paper's recordings come from (default: its config)")
+    p.add_argument("--rig-config", default=None, help="rig configuration TOML (with --source hardware)")
+    p.add_argument("--forceall", action="store_true", help="rebuild everything, even what is up to date")
     p.add_argument("--quiet", action="store_true", help="less Snakemake output")
     p.set_defaults(func=run)
+
+
+def list_papers() -> str:
+    """The papers, their status and what each builds, as printed by ``--list``."""
+    from paperlib.experiments import papers
+
+    rows = papers()
+    w = max(len(r["slug"]) for r in rows)
+    lines = []
+    for r in rows:
+        lines.append(f"{r['slug']:<{w}}  {r['status']:<10}  {r['title']}")
+        lines.append(f"{'':<{w}}  {'':<10}  builds: {r['builds']}")
+    return "\n".join(lines)
 
 
 def kernel_installed(name: str = KERNEL_NAME) -> bool:
@@ -59,7 +80,8 @@ def ensure_kernel(name: str = KERNEL_NAME) -> None:
 
 def snakemake_command(args: argparse.Namespace) -> list[str]:
     """The ``python -m snakemake`` command line for the options."""
-    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"), "--directory", str(ROOT),
+    cmd = [sys.executable, "-m", "snakemake", *(getattr(args, "papers", None) or ["all"]),
+           "--snakefile", str(ROOT / "Snakefile"), "--directory", str(ROOT),
            "--cores", str(args.cores), "--rerun-triggers", "mtime", "params", "input", "code"]
     cfg = []
     if args.config:
@@ -79,30 +101,68 @@ def snakemake_command(args: argparse.Namespace) -> list[str]:
     return cmd
 
 
-def _config_for_listing(args: argparse.Namespace) -> dict[str, Any]:
-    from paperlib.experiments import pipeline as P
+def _roots(args: argparse.Namespace) -> tuple[str, str]:
+    """Results and figures roots for the options (the run configuration's roots, else results/, figures/)."""
+    import yaml
 
-    cfg = P.load_config(args.config)
-    over = {k: v for k, v in (("results_dir", args.results_dir), ("figures_dir", args.figures_dir)) if v is not None}
-    return P.merge(cfg, over)
+    run_cfg: dict[str, Any] = {}
+    if args.config:
+        with Path(args.config).open() as fh:
+            run_cfg = yaml.safe_load(fh) or {}
+    return (args.results_dir or run_cfg.get("results_root") or "results",
+            args.figures_dir or run_cfg.get("figures_root") or "figures")
+
+
+def made_outputs(slugs: list[str], results_root: str, figures_root: str) -> dict[str, list[str]]:
+    """What the papers' rules made, grouped for the end-of-run listing (existing files only)."""
+    out: dict[str, list[str]] = {"figures": [], "tables": [], "notebooks": [], "recordings": []}
+    for slug in slugs:
+        res, fig = ROOT / results_root / slug, ROOT / figures_root / slug
+        rel = lambda ps: [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in ps]  # noqa: E731
+        out["figures"] += rel(sorted(fig.glob("*.png")))
+        out["tables"] += rel(sorted(res.glob("paper_comparison.*")) + sorted(res.glob("*.json")))
+        out["notebooks"] += rel(sorted((res / "notebooks").glob("*.ipynb")))
+        out["recordings"] += rel(sorted((res / "recordings").glob("*.nc")))
+    index = ROOT / results_root / "paper_comparison.md"
+    if index.exists():
+        out["tables"].append(str(index.relative_to(ROOT)) if index.is_relative_to(ROOT) else str(index))
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the pipeline; print the figures and tables it made."""
-    from paperlib.experiments import pipeline as P
-    from paperlib.experiments.sources import RigUnavailable
+    """Run the pipeline for the chosen papers; print the figures and tables it made."""
+    from paperlib.comparison import write_index
+    from paperlib.experiments import PAPER_SLUGS
+    from paperlib.experiments.mems import pipeline as P
+    from paperlib.experiments.mems.sources import RigUnavailable
 
-    try:
-        cfg = _config_for_listing(args)
-        if args.source is not None or args.rig_config is not None:
-            P.normalise_config(P.merge(cfg, {k: v for k, v in (("source", args.source), ("rig_config", args.rig_config))
-                                             if v is not None}))
-    except RigUnavailable as exc:
-        print(f"reproduce: {exc}", file=sys.stderr)
+    if args.list:
+        print(list_papers())
+        return 0
+    unknown = [p for p in args.papers if p not in PAPER_SLUGS]
+    if unknown:
+        print(f"reproduce: unknown paper(s) {unknown}; known: {', '.join(PAPER_SLUGS)} (see --list)", file=sys.stderr)
         return 2
-    except (ValueError, OSError) as exc:
-        print(f"reproduce: bad configuration: {exc}", file=sys.stderr)
+    slugs = list(dict.fromkeys(args.papers)) or list(PAPER_SLUGS)
+    from paperlib.experiments import papers
+
+    planned = [p["slug"] for p in papers() if p["slug"] in slugs and p["status"] == "planned"]
+    if planned and args.papers:
+        print(f"reproduce: {', '.join(planned)}: planned, nothing to build yet (see --list)", file=sys.stderr)
         return 2
+    results_root, figures_root = _roots(args)
+    if "mems" in slugs:
+        try:
+            cfg = P.load_config(args.config, results_root=results_root, figures_root=figures_root)
+            if args.source is not None or args.rig_config is not None:
+                P.normalise_config(P.merge(cfg, {k: v for k, v in (("source", args.source),
+                                                                   ("rig_config", args.rig_config)) if v is not None}))
+        except RigUnavailable as exc:
+            print(f"reproduce: {exc}", file=sys.stderr)
+            return 2
+        except (ValueError, OSError) as exc:
+            print(f"reproduce: bad configuration: {exc}", file=sys.stderr)
+            return 2
     if not args.dry_run:
         ensure_kernel()
     cmd = snakemake_command(args)
@@ -113,12 +173,15 @@ def run(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         print(f"reproduce: snakemake failed (exit {proc.returncode}) after {wall:.0f} s; logs in "
-              f"{cfg['results_dir']}/logs/", file=sys.stderr)
+              f"{results_root}/<paper>/logs/", file=sys.stderr)
         return proc.returncode
     if args.dry_run:
         return 0
-    made = P.made_outputs(cfg)
-    print(f"\nreproduce: done in {wall:.0f} s (source: {args.source or cfg['source']})")
+    if args.papers:  # `all` builds the index itself; a partial run refreshes it from the tables that exist
+        write_index(ROOT / results_root, ROOT / results_root / "paper_comparison.md")
+    built = [s for s in slugs if s not in planned]
+    made = made_outputs(built, results_root, figures_root)
+    print(f"\nreproduce: {', '.join(built)} done in {wall:.0f} s (mems source: {args.source or 'from its config'})")
     for group in ("figures", "tables", "notebooks", "recordings"):
         files = made[group]
         print(f"{group} ({len(files)}):")

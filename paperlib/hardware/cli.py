@@ -40,7 +40,7 @@ def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "run", help="run a controller on the hardware or the twin at 4 kHz and record it",
         description="One run of the paper's random point-to-point trajectory under PD, CTC or AC, recorded "
-                    "(schema paperlib.recording/1). Emulated hardware is recorded as source 'twin'.")
+                    "(schema paperlib.recording/2). Emulated hardware is recorded as source 'twin'.")
     p.add_argument("--rig", choices=("hardware", "twin"), required=True)
     p.add_argument("--config", help="rig configuration TOML (required for --rig hardware; see config/rig.example.toml)")
     p.add_argument("--controller", choices=("PD", "CTC", "AC", "OPEN"), default="AC")

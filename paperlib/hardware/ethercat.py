@@ -245,6 +245,9 @@ class EthercatConfig:
         Lost frames / WKC errors in a row before :class:`LostFrameError`.
     pd_watchdog_s : float or None
         Process-data (SM) watchdog written to the drive, None = leave the device default.
+    scan_attempts : int
+        How many times the bus is scanned (``config_init``) before :class:`NoSlaveError`, 0.2 s
+        apart: a slave still booting, or a busy host, may miss the first scan's short timeouts.
     state_timeout_s, cia402_timeout_s : float
         Timeouts for reaching SAFE-OP/OP and CiA 402 operation enabled [s].
     enable_axes : bool
@@ -272,6 +275,7 @@ class EthercatConfig:
     flush_timeout_s: float = 0.002
     max_consecutive_errors: int = 20
     pd_watchdog_s: float | None = None
+    scan_attempts: int = 3
     state_timeout_s: float = 3.0
     cia402_timeout_s: float = 1.0
     enable_axes: bool = True
@@ -415,9 +419,15 @@ class EthercatMaster:
         try:
             self._open_socket(ifname, netns)
             n = self.master.config_init()
+            for _ in range(max(1, cfg.scan_attempts) - 1):
+                if n > 0:
+                    break
+                time.sleep(0.2)
+                n = self.master.config_init()
             self.timings["scan_s"] = time.perf_counter() - t0
             if n <= 0:
-                raise NoSlaveError(f"no EtherCAT slave found on {ifname} (config_init returned {n})")
+                raise NoSlaveError(f"no EtherCAT slave found on {ifname} (config_init returned {n}, "
+                                   f"{max(1, cfg.scan_attempts)} scan(s))")
             self.slaves = list(self.master.slaves)
             self.found = [self._describe(i, s) for i, s in enumerate(self.slaves)]
             self._check_chain()

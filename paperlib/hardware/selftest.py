@@ -163,6 +163,8 @@ def selftest(
     zeroing: bool = True,
     max_lost_frames: int = 100,
     max_imu_age_s: float = 0.025,
+    receive_timeout_s: float = 1e-4,
+    pd_watchdog_s: float = 0.1,
     rt_priority: int = 10,
     emulator_rt_priority: int = 20,
     sleep_margin_s: float | None = 8e-5,
@@ -200,6 +202,15 @@ def selftest(
         SCHED_FIFO on their own CPUs (an 8-ms pause of the emulator loses ~44 frames in a row:
         it then answers the backlog of stale frames). Such a pause is not a fault of the
         master under test. The fault tests still check that the watchdog stops the run.
+        The test suite widens both further (``tests/test_hardware_rig.py``): there a host
+        stall may make a run late, never stop it.
+    receive_timeout_s : float
+        How long the master waits for a process-data reply before counting the frame lost
+        [s] (the rig's default, 100 us, on a real controller PC; the tests wait longer so that
+        a stalled emulator makes the loop late instead of losing frames).
+    pd_watchdog_s : float
+        The emulated drive's process-data watchdog [s]: it disables the axes when no frame
+        came for this long.
     rt_priority, emulator_rt_priority : int
         SCHED_FIFO priorities of the loop thread (during the loop only) and of the emulator
         process (0: normal scheduling). Default 10 and 20: on a 2-core machine shared by the
@@ -262,8 +273,8 @@ def selftest(
             settings = RigSettings(
                 interface=pair.ifname["master"], name="selftest", emulated=True, netns=pair.ns["master"],
                 udp_port=IMU_PORT, bind_address=pair.ip["master"], source_address=pair.ip["slave"],
-                max_lost_frames=max_lost_frames, max_imu_age_s=max_imu_age_s, pd_watchdog_s=0.1, zeroing=z,
-                imu_wait_s=3.0)
+                max_lost_frames=max_lost_frames, max_imu_age_s=max_imu_age_s, pd_watchdog_s=pd_watchdog_s, zeroing=z,
+                imu_wait_s=3.0, receive_timeout_s=receive_timeout_s)
             from paperlib.hardware.loop import Watchdog
             from paperlib.hardware.session import run_session
 

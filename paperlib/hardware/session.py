@@ -404,6 +404,7 @@ def run_session(
                 output, [1, 2], robot="five_bar", source=source, sample_rate_hz=SAMPLE_RATE_HZ, controller=controller,
                 config=config, seed=int(seed) if source == "twin" else None,
                 truth=truth if source == "twin" else None, attrs=attrs,
+                origins={"qd": "gyroscope", "qdd": "accelerometer"}, torque_side="motor",
                 extra_channels=_channels(c.param_names),
                 coords={"param": c.param_names, "part": ["dynamic_ff", "friction_ff", "feedback"]},
                 preallocate=n_slots + 2)

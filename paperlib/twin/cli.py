@@ -27,7 +27,7 @@ def record(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("record", help="record a run of the digital twin (schema paperlib.recording/1)")
+    p = sub.add_parser("record", help="record a run of the digital twin (schema paperlib.recording/2)")
     p.add_argument("--rig", choices=["twin", "hardware"], default="twin")
     p.add_argument("--controller", choices=["PD", "CTC", "AC", "OPEN"], default="AC")
     p.add_argument("--duration", type=float, required=True, metavar="S", help="run length [s]")

@@ -19,7 +19,7 @@ One compiled loop runs every 4 kHz control cycle exactly as the rig would:
    dissipation, and kinetic energy balances them to RK4 accuracy (tested);
 5. **heat**: each gearbox's second-order thermal model takes the friction power of its joint.
 
-Recordings come out in the schema ``paperlib.recording/1`` with ``source = "twin"`` and the
+Recordings come out in the schema ``paperlib.recording/2`` with ``source = "twin"`` and the
 true values (drive gains, friction laws, temperatures) in their ``truth`` attribute.
 """
 
@@ -297,7 +297,7 @@ def simulate(
     Returns
     -------
     xarray.Dataset
-        A recording (schema ``paperlib.recording/1``, ``source = "twin"``) with the extras
+        A recording (schema ``paperlib.recording/2``, ``source = "twin"``) with the extras
         listed in the module docstring.
     """
     from paperlib.recordings import make_recording
@@ -424,7 +424,7 @@ def simulate(
     ds = make_recording(
         t, [1, 2], data, robot="five_bar", source="twin", sample_rate_hz=SAMPLE_RATE_HZ / decim,
         controller=controller, config=config, seed=seed, truth=truth,
-        extra_vars=extra, attrs={"converged_s": c.converged_s, "param_names": json.dumps(names),
+        origins={"qd": "gyroscope", "qdd": "accelerometer"}, torque_side="motor", extra_vars=extra, attrs={"converged_s": c.converged_s, "param_names": json.dumps(names),
                                  "estimator_P": json.dumps(c.P.tolist())},
     )
     ds = ds.assign_coords(param=names, part=["dynamic_ff", "friction_ff", "feedback"])

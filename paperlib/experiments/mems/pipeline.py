@@ -1,12 +1,13 @@
-"""The pipeline's plan: configuration, which recordings come from where, notebook parameters, outputs.
+"""The ``mems`` room's plan: configuration, which recordings come from where, notebook parameters, outputs.
 
-The ``Snakefile`` is thin: it asks this module what to build. Data flow::
+``rules/mems.smk`` is thin: it asks this module what to build. Data flow::
 
-    codegen check -> recordings -> notebooks (papermill, -f params) -> figures/, results/*.json
-                                                                   -> results/paper_comparison.{csv,md}
+    codegen check -> recordings -> notebooks/mems (papermill, -f params) -> figures/mems, results/mems/*.json
+                                                                         -> results/mems/paper_comparison.{csv,md}
 
-Configuration (``config/default.yaml``; another file given to ``paperlib reproduce --config``
-is merged over it, key by key):
+Configuration (``config/mems.yaml``; a run configuration given to ``paperlib reproduce --config``,
+e.g. ``config/smoke.yaml``, is merged over it key by key from its ``mems:`` section, and its
+``results_root`` / ``figures_root`` move the outputs to ``<root>/mems``):
 
 ``source``
     ``twin`` (default): recordings listed by name in ``data/recordings/registry.toml`` are
@@ -19,19 +20,19 @@ is merged over it, key by key):
 ``use_archive``
     Take registered recordings from the archive (default true).
 ``results_dir``, ``figures_dir``
-    Output roots (``results``, ``figures``).
+    Output folders (``results/mems``, ``figures/mems``).
 ``formats``
     Figure formats (``[png, svg]``).
 ``recordings``
-    name -> recording spec (:data:`paperlib.experiments.sources.SPEC_KEYS`; plus optional
+    name -> recording spec (:data:`paperlib.experiments.mems.sources.SPEC_KEYS`; plus optional
     ``archive_name``, the registry name if it differs).
 ``notebooks``
     notebook -> its settings (recordings it uses by role, and analysis parameters).
 
 Command line (used by the Snakefile's shell rules)::
 
-    python -m paperlib.experiments.pipeline record --name N --spec JSON --source twin --output F.nc [--warm-from W.nc]
-    python -m paperlib.experiments.pipeline verify --name N --file F.nc --output CHECK
+    python -m paperlib.experiments.mems.pipeline record --name N --spec JSON --source twin --output F.nc [--warm-from W.nc]
+    python -m paperlib.experiments.mems.pipeline verify --name N --file F.nc --output CHECK
 """
 
 from __future__ import annotations
@@ -47,14 +48,16 @@ from typing import Any, Mapping
 import yaml
 
 from paperlib import provenance
-from paperlib.experiments import sources
+from paperlib.experiments.mems import sources
 
 __all__ = ["ROOT", "DEFAULT_CONFIG", "NOTEBOOKS", "load_config", "merge", "normalise_config", "recording_plan",
            "notebook_params", "notebook_outputs", "figure_files", "final_targets", "code_inputs", "codegen_inputs",
            "write_params", "made_outputs", "main"]
 
 ROOT = provenance.REPO_ROOT
-DEFAULT_CONFIG = ROOT / "config" / "default.yaml"
+DEFAULT_CONFIG = ROOT / "config" / "mems.yaml"
+SLUG = "mems"
+NOTEBOOK_DIR = "notebooks/mems"
 
 #: Notebook -> the figure stems it writes (named after the paper's figures).
 NOTEBOOKS: dict[str, list[str]] = {
@@ -84,13 +87,32 @@ def merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def load_config(path: str | Path | None = None) -> dict[str, Any]:
-    """The default configuration, with ``path`` (if given) merged over it, normalised."""
+def load_config(path: str | Path | None = None, results_root: str | None = None,
+                figures_root: str | None = None) -> dict[str, Any]:
+    """The room's configuration, with a run configuration ``path`` (if given) merged over it, normalised.
+
+    Parameters
+    ----------
+    path : path-like, optional
+        A run configuration: its ``mems:`` section is merged over ``config/mems.yaml``; its
+        ``results_root`` / ``figures_root`` (unless given here) place the outputs in
+        ``<root>/mems``.
+    results_root, figures_root : str, optional
+        Output roots (default ``results``, ``figures``).
+    """
     with DEFAULT_CONFIG.open() as fh:
         cfg = yaml.safe_load(fh)
+    over: dict[str, Any] = {}
     if path is not None and Path(path).resolve() != DEFAULT_CONFIG.resolve():
         with Path(path).open() as fh:
-            cfg = merge(cfg, yaml.safe_load(fh) or {})
+            over = yaml.safe_load(fh) or {}
+        cfg = merge(cfg, over.get(SLUG) or {})
+    results_root = results_root or over.get("results_root")
+    figures_root = figures_root or over.get("figures_root")
+    if results_root:
+        cfg["results_dir"] = f"{results_root}/{SLUG}"
+    if figures_root:
+        cfg["figures_dir"] = f"{figures_root}/{SLUG}"
     return normalise_config(cfg)
 
 
@@ -108,8 +130,8 @@ def normalise_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
     cfg.setdefault("source", "twin")
     cfg.setdefault("rig_config", None)
     cfg.setdefault("use_archive", True)
-    cfg.setdefault("results_dir", "results")
-    cfg.setdefault("figures_dir", "figures")
+    cfg.setdefault("results_dir", f"results/{SLUG}")
+    cfg.setdefault("figures_dir", f"figures/{SLUG}")
     cfg.setdefault("formats", ["png", "svg"])
     cfg.setdefault("registry", "data/recordings/registry.toml")
     cfg.setdefault("recordings", {})
@@ -251,7 +273,8 @@ def final_targets(cfg: Mapping[str, Any]) -> list[str]:
 
 def code_inputs() -> list[str]:
     """Source files whose change should re-run the notebooks (experiments, figures, estimator, models)."""
-    pats = ["paperlib/experiments/*.py", "paperlib/figures/*.py", "paperlib/estimation/ewrls.py",
+    pats = ["paperlib/experiments/mems/*.py", "paperlib/comparison.py", "paperlib/figures/*.py",
+            "paperlib/estimation/ewrls.py",
             "paperlib/estimation/replay.py", "paperlib/friction/*.py", "paperlib/robots/five_bar.py",
             "paperlib/control/trajectories.py", "data/robots/five_bar.toml"]
     files: list[str] = []
@@ -333,7 +356,7 @@ def _cmd_verify(a: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m paperlib.experiments.pipeline")
+    ap = argparse.ArgumentParser(prog="python -m paperlib.experiments.mems.pipeline")
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("record", help="make one recording (twin or hardware)")
     r.add_argument("--name", required=True)

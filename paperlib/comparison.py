@@ -1,17 +1,21 @@
-"""The reproduced headline numbers beside the paper's: ``results/paper_comparison.csv`` and ``.md``.
+"""Reproduced numbers beside the published ones: the comparison table of every paper.
 
-Every headline number of ``/work/shared/papers/README.md`` (flagship paper) is one row, plus a
-few numbers of the paper's text (Fig. 4). Each row carries the ``source`` of the recordings
-the reproduced value comes from (``twin`` or ``hardware``; ``model`` for values computed from
-the robot model and the trajectory planner alone), the ratio reproduced / paper and an
-agreement verdict by a fixed rule (:data:`AGREEMENT_RULES`). Nothing is adjusted to agree:
-where the twin differs, both values stand side by side.
+Each paper's room lists its headline numbers as :class:`Headline` rows
+(``paperlib/experiments/<slug>/comparison.py``, ``HEADLINES``); this module turns the notebooks'
+results into ``results/<slug>/paper_comparison.{csv,md}`` by fixed agreement rules
+(:data:`AGREEMENT_RULES`) and builds the index of all papers, ``results/paper_comparison.md``.
+Nothing is adjusted to agree: where a reproduction differs, both values stand side by side.
 
-Command line (used by the Snakefile)::
+Each row carries the ``source`` of the data the reproduced value comes from (``twin``,
+``hardware``, or ``model`` for values computed from a robot model alone).
 
-    python -m paperlib.experiments.comparison --results results/0*.json \
-        --csv results/paper_comparison.csv --md results/paper_comparison.md
+Command line (used by the rules)::
+
+    python -m paperlib.comparison --paper mems --results results/mems/0*.json \
+        --csv results/mems/paper_comparison.csv --md results/mems/paper_comparison.md
+    python -m paperlib.comparison index --results-root results --md results/paper_comparison.md
 """
+
 
 from __future__ import annotations
 
@@ -25,7 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-__all__ = ["Headline", "HEADLINES", "AGREEMENT_RULES", "agreement", "build_comparison", "to_csv", "to_markdown", "main"]
+__all__ = ["Headline", "AGREEMENT_RULES", "dig", "agreement", "build_comparison", "to_csv", "to_markdown",
+           "load_results", "headlines_of", "write_index", "main"]
+
+#: Verdicts that need no explanation (any other verdict, and every calibrated row, carries a note).
+AGREEING = frozenset({"agrees", "same", "satisfied"})
 
 #: How the verdict is reached, by kind of claim.
 AGREEMENT_RULES: dict[str, str] = {
@@ -61,6 +69,10 @@ class Headline:
         Results file stem (e.g. "04_controller_comparison").
     get : callable
         results dict -> reproduced value (None when absent).
+    note : str
+        Why the reproduction differs, or that it agrees by construction (one sentence).
+    calibrated : bool
+        The reproduction was calibrated to the paper by construction: the note is always shown.
     """
 
     key: str
@@ -71,9 +83,11 @@ class Headline:
     unit: str
     notebook: str
     get: Callable[[Mapping[str, Any]], Any]
+    note: str = ""
+    calibrated: bool = False
 
 
-def _dig(*path: Any) -> Callable[[Mapping[str, Any]], Any]:
+def dig(*path: Any) -> Callable[[Mapping[str, Any]], Any]:
     def get(r: Mapping[str, Any]) -> Any:
         cur: Any = r
         for p in path:
@@ -85,52 +99,6 @@ def _dig(*path: Any) -> Callable[[Mapping[str, Any]], Any]:
                 return None
         return cur
     return get
-
-
-def _headlines() -> list[Headline]:
-    rows: list[Headline] = []
-    nb4 = "04_controller_comparison"
-    for label, key, paper in (("RMS joint error, CTC vs PD (times lower)", "CTC_vs_PD_rms", (2.44, 2.04)),
-                              ("peak joint error, CTC vs PD (times lower)", "CTC_vs_PD_peak", (3.88, 3.78)),
-                              ("RMS joint error, AC vs CTC (times lower)", "AC_vs_CTC_rms", (5.05, 3.68)),
-                              ("peak joint error, AC vs CTC (times lower)", "AC_vs_CTC_peak", (1.40, 1.97))):
-        for j in (0, 1):
-            rows.append(Headline(f"{key}_j{j + 1}", label, str(j + 1), paper[j], "factor", "1", nb4,
-                                 _dig("ratios", key, j)))
-    for part, label, paper, kind in (("dynamic_ff", "torque share under AC: dynamic feed-forward", (45.0, 48.0), "percent"),
-                                     ("friction_ff", "torque share under AC: friction feed-forward", (40.0, 33.0), "percent"),
-                                     ("feedback", "torque share under AC: feedback", (15.0, 20.0), "upper_bound")):
-        for j in (0, 1):
-            rows.append(Headline(f"share_{part}_j{j + 1}", label, str(j + 1), paper[j], kind, "%", nb4,
-                                 _dig("torque_shares_percent", part, j)))
-    nb5 = "05_temperature_convergence"
-    for state in ("cold", "warm"):
-        rows += [
-            Headline(f"conv_pds_{state}", f"drive-gain convergence time ({state} run)", "-", 5.0, "upper_bound", "s",
-                     nb5, _dig("convergence", state, "pi_pds")),
-            Headline(f"conv_friction_{state}", f"friction-parameter convergence time, orders 0-1 ({state} run)", "-",
-                     15.0, "approx", "s", nb5, _dig("convergence", state, "pi_F_low")),
-            Headline(f"conv_residual_{state}", f"fitting-residual convergence time ({state} run)", "-", 10.0, "approx",
-                     "s", nb5, _dig("convergence", state, "rho_rms")),
-        ]
-    rows.append(Headline("model_order_knee", "model at the knee of the residual curve (Table 4)", "-", 3, "choice",
-                         "model", "02_model_order", _dig("choice", "chosen")))
-    for j in ("1", "2"):
-        rows.append(Headline(f"friction_falls_j{j}", "friction lower at 39 C than at 22 C", j, True, "choice", "yes/no",
-                             nb5, _dig("temperature", "friction_lower_when_warm", j)))
-    for state in ("cold", "warm"):
-        rows.append(Headline(f"quadratic_negative_{state}", f"quadratic friction coefficients negative ({state} run)", "-",
-                             True, "choice", "yes/no", nb5, _dig("temperature", "quadratic_negative", state)))
-    nb1 = "01_workspace_trajectories"
-    rows.append(Headline("peak_tcp_speed", "peak end-point speed of the test motions (Fig. 4b)", "-", 1.0,
-                         "lower_bound", "m/s", nb1, _dig("summary", "peak_end_point_speed_m_s")))
-    rows.append(Headline("longest_motion", "longest point-to-point motion in the polygon", "-", 0.82, "approx", "s",
-                         nb1, _dig("summary", "longest_motion_s")))
-    return rows
-
-
-#: The rows of the comparison table.
-HEADLINES: list[Headline] = _headlines()
 
 
 def _num(x: Any) -> float | None:
@@ -191,7 +159,7 @@ def _paper_text(h: Headline) -> str:
     return _fmt(h.paper)
 
 
-def build_comparison(results: Mapping[str, Mapping[str, Any]], headlines: Sequence[Headline] = HEADLINES) -> list[dict[str, Any]]:
+def build_comparison(results: Mapping[str, Mapping[str, Any]], headlines: Sequence[Headline]) -> list[dict[str, Any]]:
     """One row per headline number.
 
     Parameters
@@ -203,7 +171,8 @@ def build_comparison(results: Mapping[str, Mapping[str, Any]], headlines: Sequen
     Returns
     -------
     list of dict
-        Keys: key, quantity, joint, paper, reproduced, unit, source, ratio, agreement, rule.
+        Keys: key, quantity, joint, paper, reproduced, unit, source, ratio, agreement, rule, note
+        (why it differs or is calibrated; "unknown" when the room gives no reason).
     """
     rows = []
     for h in headlines:
@@ -218,6 +187,7 @@ def build_comparison(results: Mapping[str, Mapping[str, Any]], headlines: Sequen
             "key": h.key, "quantity": h.quantity, "joint": h.joint, "paper": _paper_text(h),
             "reproduced": value_f, "unit": h.unit, "source": r.get("source", "") if r else "",
             "ratio": ratio, "agreement": verdict, "rule": h.kind,
+            "note": (h.note or "unknown") if (h.calibrated or verdict not in AGREEING) else "",
         })
     return rows
 
@@ -236,16 +206,17 @@ def to_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     return buf.getvalue()
 
 
-def to_markdown(rows: Sequence[Mapping[str, Any]], notes: Sequence[str] = ()) -> str:
+def to_markdown(rows: Sequence[Mapping[str, Any]], notes: Sequence[str] = (),
+                title: str = "Reproduced vs published headline numbers") -> str:
     """Markdown table with the agreement rules and any notes."""
-    lines = ["# Reproduced vs published headline numbers (flagship paper)", "",
+    lines = [f"# {title}", "",
              "Source: `twin` = digital twin (simulated, with its own assumed friction and drive parameters), "
              "`hardware` = measured on the robot, `model` = robot model and trajectory planner only.", "",
-             "| quantity | joint | paper | reproduced | unit | source | reproduced/paper | agreement |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| quantity | joint | paper | reproduced | unit | source | reproduced/paper | agreement | note |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         lines.append(f"| {r['quantity']} | {r['joint']} | {r['paper']} | {_fmt(r['reproduced'])} | {r['unit']} | "
-                     f"{r['source']} | {_fmt(r['ratio'])} | {r['agreement']} |")
+                     f"{r['source']} | {_fmt(r['ratio'])} | {r['agreement']} | {r.get('note', '')} |")
     lines += ["", "## Agreement rules", ""]
     lines += [f"- **{k}**: {v}" for k, v in AGREEMENT_RULES.items()]
     counts: dict[str, int] = {}
@@ -267,21 +238,79 @@ def load_results(paths: Sequence[str | Path]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def headlines_of(paper: str) -> tuple[list[Headline], str]:
+    """The rows and the table title of a paper's room (``paperlib.experiments.<paper>.comparison``)."""
+    import importlib
+
+    mod = importlib.import_module(f"paperlib.experiments.{paper}.comparison")
+    return list(mod.HEADLINES), getattr(mod, "TITLE", f"Reproduced vs published headline numbers ({paper})")
+
+
+def _counts(rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r["agreement"]] = counts.get(r["agreement"], 0) + 1
+    return counts
+
+
+def write_index(results_root: str | Path, md: str | Path) -> str:
+    """``results/paper_comparison.md``: one line per paper, its table and its agreement counts.
+
+    Papers whose table has not been built are listed with their status (see
+    :func:`paperlib.experiments.papers`).
+    """
+    from paperlib.experiments import papers
+
+    root = Path(results_root)
+    lines = ["# Reproduced vs published: all papers", "",
+             "Each paper's own table lists every headline number beside the published one, with the data source "
+             "(twin = simulated, hardware = measured, model = robot model only) and the rule that judged it.", "",
+             "| paper | slug | status | table | rows | agreement |", "| --- | --- | --- | --- | --- | --- |"]
+    for p in papers():
+        csv_path = root / p["slug"] / "paper_comparison.csv"
+        if csv_path.exists():
+            with csv_path.open() as fh:
+                rows = list(csv.DictReader(fh))
+            counts = ", ".join(f"{v} {k}" for k, v in sorted(_counts(rows).items()))
+            table = f"[{p['slug']}/paper_comparison.md]({p['slug']}/paper_comparison.md)"
+            n = str(len(rows))
+        else:
+            counts, table, n = "not built", "-", "-"
+        lines.append(f"| {p['title']} | `{p['slug']}` | {p['status']} | {table} | {n} | {counts} |")
+    text = "\n".join(lines) + "\n"
+    Path(md).parent.mkdir(parents=True, exist_ok=True)
+    Path(md).write_text(text)
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Build results/paper_comparison.csv and .md from notebook results")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["index"]:
+        ap = argparse.ArgumentParser(prog="python -m paperlib.comparison index",
+                                     description="Build the index of all papers' comparison tables")
+        ap.add_argument("--results-root", default="results", help="folder holding results/<slug>/")
+        ap.add_argument("--md", required=True, help="index file to write")
+        a = ap.parse_args(argv[1:])
+        write_index(a.results_root, a.md)
+        print(f"wrote {a.md}")
+        return 0
+    ap = argparse.ArgumentParser(prog="python -m paperlib.comparison",
+                                 description="Build a paper's comparison table (CSV + Markdown) from its notebooks' results")
+    ap.add_argument("--paper", default="mems", help="paper slug (its room lists the rows)")
     ap.add_argument("--results", nargs="+", required=True, help="notebook results JSON files")
-    ap.add_argument("--csv", required=True)
-    ap.add_argument("--md", required=True)
+    ap.add_argument("--csv", required=True, help="CSV file to write")
+    ap.add_argument("--md", required=True, help="Markdown file to write")
     a = ap.parse_args(argv)
+    headlines, title = headlines_of(a.paper)
     results = load_results(a.results)
-    rows = build_comparison(results)
+    rows = build_comparison(results, headlines)
     notes = []
     for stem, r in sorted(results.items()):
         for n in r.get("notes", []):
             notes.append(f"{stem}: {n}")
     Path(a.csv).parent.mkdir(parents=True, exist_ok=True)
     Path(a.csv).write_text(to_csv(rows))
-    Path(a.md).write_text(to_markdown(rows, notes))
+    Path(a.md).write_text(to_markdown(rows, notes, title=title))
     print(f"wrote {a.csv} and {a.md} ({len(rows)} rows)")
     return 0
 

@@ -101,7 +101,7 @@ def model_order_study(ds: xr.Dataset, models: Sequence[int] = tuple(TABLE4), *, 
     Parameters
     ----------
     ds : xarray.Dataset
-        An open-loop identification run (``paperlib.recording/1``).
+        An open-loop identification run (``paperlib.recording/2``).
     models : sequence of int
         Table 4 model numbers.
     record_every_s : float

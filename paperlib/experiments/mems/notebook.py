@@ -26,7 +26,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import xarray as xr
 
 from paperlib import __version__, provenance
-from paperlib.experiments import sources
+from paperlib.experiments.mems import sources
 
 __all__ = ["NotebookRun"]
 
@@ -45,7 +45,7 @@ class NotebookRun:
         Runs to make for ``twin`` / ``hardware`` (``warm_start`` may name another role).
     rig_config : path-like, optional
         Needed for ``hardware``; without a usable rig the constructor raises
-        :class:`~paperlib.experiments.sources.RigUnavailable`.
+        :class:`~paperlib.experiments.mems.sources.RigUnavailable`.
     output_dir : path-like
         Figure directory.
     results_file : path-like

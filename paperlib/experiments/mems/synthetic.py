@@ -116,5 +116,6 @@ def synthetic_recording(duration_s: float = 6.0, *, seed: int = 0, controller: s
     truth = {"pi_pds": pi_pds.tolist(), "pi_F": pi_F.tolist(), "model": model}
     ds = make_recording(t, [1, 2], data, robot="five_bar", source="twin", sample_rate_hz=fs_hz, controller=controller,
                         config={"synthetic": True, "duration_s": duration_s, "seed": seed}, seed=seed, truth=truth,
+                        origins={"qd": "model", "qdd": "model"}, torque_side="motor",
                         extra_vars=extra, attrs={"synthetic": 1, "converged_s": 0.0})
     return ds.assign_coords(part=["dynamic_ff", "friction_ff", "feedback"])

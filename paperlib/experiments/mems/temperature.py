@@ -85,7 +85,7 @@ def convergence_times(history: xr.Dataset, model: int | FrictionModel = 3,
     ----------
     history : xarray.Dataset
         ``theta`` (t, param) and ``rho_rms`` (t) (from
-        :func:`paperlib.experiments.friction_fits.estimate_history`).
+        :func:`paperlib.experiments.mems.friction_fits.estimate_history`).
 
     Returns
     -------

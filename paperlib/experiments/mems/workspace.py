@@ -101,7 +101,7 @@ def planning_polygon(robot: Any = None, sigma_threshold: float = 0.4) -> tuple[P
     poly = well_conditioned_polygon(lambda Q: _sigma_batch(robot, Q), sigma_threshold,
                                     np.radians([[40.0, -20.0], [200.0, 140.0]]), seed_rad=np.radians([120.0, 60.0]),
                                     grid_n=121, catch_errors=False)
-    return poly, "paperlib.experiments.workspace.planning_polygon"
+    return poly, "paperlib.experiments.mems.workspace.planning_polygon"
 
 
 def sample_trajectories(polygon: Polygon, n_motions: int = 4, seed: int = 1, fs_hz: float = 500.0,

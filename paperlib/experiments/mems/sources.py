@@ -3,7 +3,7 @@
 Every notebook and the pipeline take a ``source`` parameter:
 
 ``archive``
-    Read recordings from files (``paperlib.recording/1``), typically listed in
+    Read recordings from files (``paperlib.recording/2``), typically listed in
     ``data/recordings/registry.toml`` or made by an earlier pipeline step.
 ``twin``
     Make them now with the digital twin (:func:`paperlib.twin.simulate.simulate`).

@@ -1,0 +1,116 @@
+# Room `mems`: the flagship paper (5R parallel robot), Figs. 4-15 and its comparison table.
+#
+#   recordings (twin / hardware / archive) -> notebooks/mems (papermill, -f params) -> figures/mems, results/mems
+#
+# The plan (which recordings, from where, notebook parameters, outputs) comes from
+# paperlib/experiments/mems/pipeline.py; the configuration from config/mems.yaml with the run
+# configuration's `mems:` section merged over it. Overrides on the command line (--config key=value):
+# source, rig_config.
+
+import json
+
+from paperlib.experiments.mems import pipeline as MEMS_P
+
+_mems_over = {k: config[k] for k in ("source", "rig_config") if k in config}
+MEMS_CFG = MEMS_P.normalise_config(MEMS_P.merge(
+    MEMS_P.load_config(config.get("config_file"), results_root=RESULTS, figures_root=FIGURES), _mems_over))
+MEMS_PLAN = MEMS_P.recording_plan(MEMS_CFG)
+MEMS_RES = MEMS_CFG["results_dir"]
+MEMS_RIG = MEMS_CFG["rig_config"] or ""
+MEMS_CODE = MEMS_P.code_inputs()
+
+PAPER_TARGETS["mems"] = MEMS_P.final_targets(MEMS_CFG)
+COMPARISONS["mems"] = f"{MEMS_RES}/paper_comparison.csv"
+
+
+rule mems:
+    input:
+        PAPER_TARGETS["mems"],
+
+
+def _mems_warm_input(wc):
+    w = MEMS_PLAN[wc.name]["warm_from"]
+    return [MEMS_PLAN[w]["path"]] if w else []
+
+
+# Recordings made now: by the twin (source: twin) or on the robot (source: hardware).
+rule mems_recording:
+    input:
+        codegen=CODEGEN_OK,
+        warm=_mems_warm_input,
+        code=MEMS_P.recording_code_inputs(),
+    output:
+        f"{MEMS_RES}/recordings/{{name}}.nc",
+    wildcard_constraints:
+        name=r"[A-Za-z0-9_\-]+",
+    params:
+        spec=lambda wc: json.dumps(MEMS_PLAN[wc.name]["spec"], sort_keys=True),
+        source=lambda wc: MEMS_PLAN[wc.name]["origin"],
+        warm=lambda wc: MEMS_PLAN[MEMS_PLAN[wc.name]["warm_from"]]["path"] if MEMS_PLAN[wc.name]["warm_from"] else "",
+        rig=MEMS_RIG,
+    log:
+        f"{MEMS_RES}/logs/recording_{{name}}.log",
+    shell:
+        "{PY} -m paperlib.experiments.mems.pipeline record --name {wildcards.name} --spec {params.spec:q} "
+        "--source {params.source} --rig-config={params.rig:q} --warm-from={params.warm:q} --output {output} > {log} 2>&1"
+
+
+# Archived recordings (data/recordings/, listed in the registry): checksum and schema check.
+rule mems_verify_archive:
+    input:
+        lambda wc: MEMS_PLAN[wc.name]["path"],
+    output:
+        f"{MEMS_RES}/checks/archive_{{name}}.ok",
+    wildcard_constraints:
+        name=r"[A-Za-z0-9_\-]+",
+    params:
+        registry_name=lambda wc: MEMS_PLAN[wc.name].get("archive_name", wc.name),
+        registry=MEMS_CFG["registry"],
+    shell:
+        "{PY} -m paperlib.experiments.mems.pipeline verify --name {params.registry_name} "
+        "--registry {params.registry} --output {output}"
+
+
+# Papermill parameters of each notebook (rewritten only when the configuration changes them).
+rule mems_notebook_params:
+    output:
+        f"{MEMS_RES}/params/{{nb}}.yaml",
+    wildcard_constraints:
+        nb=r"\d\d_[a-z_]+",
+    params:
+        p=lambda wc: MEMS_P.notebook_params(MEMS_CFG, MEMS_PLAN, wc.nb),
+    run:
+        MEMS_P.write_params(output[0], params.p)
+
+
+for _nb in MEMS_P.NOTEBOOKS:
+    _out = MEMS_P.notebook_outputs(MEMS_CFG, _nb)
+
+    rule:
+        name:
+            f"mems_notebook_{_nb}"
+        input:
+            notebook=f"{MEMS_P.NOTEBOOK_DIR}/{_nb}.ipynb",
+            params=f"{MEMS_RES}/params/{_nb}.yaml",
+            recordings=MEMS_P.notebook_recording_inputs(MEMS_CFG, MEMS_PLAN, _nb),
+            codegen=CODEGEN_OK,
+            code=MEMS_CODE,
+        output:
+            executed=_out["executed"],
+            results=_out["results"],
+            figures=_out["figures"],
+        log:
+            f"{MEMS_RES}/logs/{_nb}.log",
+        shell:
+            "MPLBACKEND=Agg {PY} -m papermill {input.notebook} {output.executed} -f {input.params} -k paperlib "
+            "--cwd . --no-progress-bar --log-output > {log} 2>&1"
+
+
+rule mems_paper_comparison:
+    input:
+        [MEMS_P.notebook_outputs(MEMS_CFG, nb)["results"] for nb in MEMS_P.NOTEBOOKS],
+    output:
+        csv=f"{MEMS_RES}/paper_comparison.csv",
+        md=f"{MEMS_RES}/paper_comparison.md",
+    shell:
+        "{PY} -m paperlib.comparison --paper mems --results {input} --csv {output.csv} --md {output.md}"
