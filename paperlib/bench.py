@@ -17,6 +17,7 @@ BENCH_MODULES: tuple[str, ...] = (
     "paperlib.control.bench",
     "paperlib.twin.bench",
     "paperlib.estimation.bench",
+    "paperlib.sweeps.bench",
 )
 
 

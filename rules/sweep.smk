@@ -7,16 +7,17 @@
 #
 # Standalone (-s rules/sweep.smk: a cluster run parses nothing of the paper pipeline) or included
 # by the Snakefile (then PY, RESULTS and FIGURES are the Snakefile's). Sweep files come from
-# config["sweeps"] (a path or a list of paths). Outputs:
+# config["sweeps"] (a path or a comma-separated list) and from ROOM_SWEEPS, the list a room's
+# rules/<slug>.smk fills when its comparison table shows a sweep's distributions. Outputs:
 #   {RESULTS}/<paper>/sweeps/<name>/runs/<combo>/seed_NNNN.json   one per job (+ benchmarks/, logs/)
 #   {RESULTS}/<paper>/sweeps/<name>/summary.{csv,md,json}
 #   {FIGURES}/<paper>/sweep_<name>_{intervals,violins}.{png,svg,json}
 # A job reruns only when its result is missing, its settings (params) or its code change, so an
 # interrupted sweep restarted runs only the jobs without a result.
 
+import importlib as _importlib
 import sys as _sys
 
-from paperlib.experiments import pipeline as _P
 from paperlib.sweeps import RUNNERS as _RUNNERS
 from paperlib.sweeps.config import load_sweep as _load_sweep
 
@@ -31,20 +32,16 @@ _sweep_files = config.get("sweeps") or []
 if isinstance(_sweep_files, str):
     _sweep_files = [f for f in _sweep_files.split(",") if f]
 SWEEPS = {}
-for _f in _sweep_files:
+for _f in list(_sweep_files) + list(globals().get("ROOM_SWEEPS", [])):
     _s = _load_sweep(_f)
-    if _s.name in SWEEPS:
+    if _s.name in SWEEPS and SWEEPS[_s.name].path.resolve() != _s.path.resolve():
         raise ValueError(f"sweep name {_s.name!r} is used by {SWEEPS[_s.name].path} and {_f}")
     SWEEPS[_s.name] = _s
 
 
 def _sweep_code(s):
-    """Sources whose change reruns a sweep's jobs: the runner, the pipeline's code, the configuration."""
-    runner = _RUNNERS[s.paper].replace(".", "/") + ".py"
-    files = ["paperlib/sweeps/run.py", runner, "config/default.yaml"]
-    if s.settings.get("config"):
-        files.append(str(s.settings["config"]))
-    return files + _P.code_inputs() + _P.recording_code_inputs()
+    """Sources whose change reruns a sweep's jobs: the job runner and what the paper's runner names."""
+    return ["paperlib/sweeps/run.py"] + list(_importlib.import_module(_RUNNERS[s.paper]).code_inputs(s.settings))
 
 
 def _sweep_targets():
@@ -55,10 +52,8 @@ def _sweep_targets():
     return out
 
 
-wildcard_constraints:
-    sweep=r"[A-Za-z0-9_\-]+",
-    combo=r"[A-Za-z0-9_.=+\-]+",
-    seed=r"\d\d\d\d+",
+_SWEEP_WILDCARDS = {"paper": r"[a-z0-9_]+", "sweep": r"[A-Za-z0-9_\-]+", "combo": r"[A-Za-z0-9_.=+\-]+",
+                    "seed": r"\d\d\d\d+"}
 
 
 # Every sweep's table and figures (`snakemake -s rules/sweep.smk sweep_all --config sweeps=FILE`).
@@ -68,6 +63,8 @@ rule sweep_all:
 
 
 rule sweep_run:
+    wildcard_constraints:
+        **_SWEEP_WILDCARDS,
     input:
         code=lambda wc: _sweep_code(SWEEPS[wc.sweep]),
     output:
@@ -92,6 +89,9 @@ rule sweep_run:
 
 
 rule sweep_aggregate:
+    wildcard_constraints:
+        paper=_SWEEP_WILDCARDS["paper"],
+        sweep=_SWEEP_WILDCARDS["sweep"],
     input:
         runs=lambda wc: SWEEPS[wc.sweep].run_files(RESULTS),
         code="paperlib/sweeps/aggregate.py",

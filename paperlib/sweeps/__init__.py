@@ -10,14 +10,16 @@ paper's value (table and figures; :mod:`paperlib.sweeps.aggregate`). ``paperlib 
 ``--profile config/profiles/slurm`` (``docs/cluster.md``). Snakemake decides what is missing,
 so an interrupted sweep restarted runs only the jobs without a result.
 
-Runners, by paper slug (:data:`RUNNERS`): a module with ``FACTORS`` (name -> meaning) and
-``run_seed(seed, factors, settings) -> dict`` whose ``values`` maps each headline key of the
-paper's comparison table to a number, a bool or None.
+Runners, by paper slug (:data:`RUNNERS`; the room's ``paperlib/experiments/<slug>/sweep.py``):
+a module with ``FACTORS`` (name -> meaning), ``run_seed(seed, factors, settings) -> dict`` whose
+``values`` maps each headline key of the paper's comparison table to a number, a bool or None,
+``headlines()`` (the comparison rows it gives values for) and ``code_inputs(settings)`` (files
+whose change reruns the jobs).
 """
 
 from __future__ import annotations
 
 #: Paper slug -> module of its per-seed runner.
 RUNNERS: dict[str, str] = {
-    "mems": "paperlib.sweeps.mems",
+    "mems": "paperlib.experiments.mems.sweep",
 }

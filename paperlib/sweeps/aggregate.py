@@ -4,7 +4,7 @@ For each factor combination and each headline number of the paper's comparison t
 ``n`` (seeds with a finite value), ``median``, ``p5`` and ``p95`` (the 5-95 % interval, linear
 interpolation between order statistics, :func:`numpy.percentile`), ``min``/``max``, and
 ``agree_fraction``: the share of seeds whose own value passes the table's agreement rule
-(:func:`paperlib.experiments.comparison.agreement`; "agrees", "same" or "satisfied"). Yes/no
+(:func:`paperlib.comparison.agreement`; "agrees", "same" or "satisfied"). Yes/no
 findings are counted as 1/0, so their median is the majority answer and ``mean`` the share
 of "yes".
 
@@ -29,11 +29,26 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["GOOD_VERDICTS", "distribution", "summarise_runs", "load_runs", "to_csv", "to_markdown",
+__all__ = ["GOOD_VERDICTS", "dumps", "distribution", "summarise_runs", "load_runs", "to_csv", "to_markdown",
            "interval_figure", "violin_figure", "main"]
 
 #: Verdicts of the comparison rules that count as agreeing with the paper.
 GOOD_VERDICTS = ("agrees", "same", "satisfied")
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, Path):
+        return str(obj)
+    raise TypeError(f"not JSON serializable: {type(obj).__name__}")
+
+
+def dumps(obj: Any) -> str:
+    """JSON text, keys sorted, numpy values as Python numbers (floats round-trip exactly)."""
+    return json.dumps(obj, default=_jsonable, sort_keys=True, indent=1)
 
 
 def _number(v: Any) -> float:
@@ -98,7 +113,7 @@ def summarise_runs(runs: Sequence[Mapping[str, Any]], headlines: Sequence[Any]) 
         ``unit``, ``kind``, the :func:`distribution` fields, ``agree_fraction``, ``median_agreement``
         (the rule applied to the median), ``values`` (per seed, seed order), ``seeds``.
     """
-    from paperlib.experiments.comparison import _paper_text, agreement
+    from paperlib.comparison import _paper_text, agreement
     from paperlib.sweeps.config import combo_id
 
     by_combo: dict[str, list[Mapping[str, Any]]] = {}
@@ -293,7 +308,6 @@ def aggregate(sweep_file: str | Path, results_dir: str = "results", figures_dir:
               formats: Sequence[str] = ("png", "svg")) -> dict[str, Any]:
     """Read a sweep's results and write its table and figures; returns the summary dict."""
     from paperlib import provenance
-    from paperlib.experiments.sources import dumps
     from paperlib.figures.io import save
     from paperlib.sweeps.config import load_sweep
 

@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", required=True, type=int, help="sweep seed")
     ap.add_argument("--output", required=True, help="result JSON to write")
     a = ap.parse_args(argv)
-    from paperlib.experiments.sources import dumps
+    from paperlib.sweeps.aggregate import dumps
 
     try:
         job = json.loads(a.job)

@@ -1,20 +1,21 @@
-"""Per-seed runner of the flagship paper (``mems``): one twin campaign, its headline numbers.
+"""Per-seed runner of the flagship paper's sweeps (``paperlib sweep``): one twin campaign, its headline numbers.
 
 One call of :func:`run_seed` makes the recordings the pipeline makes (identification; PD, CTC
 and AC warm-started from it; the cold and warm AC runs), with every recording's seed moved by
 ``seed_stride * seed`` (sweep seed 0 is the pipeline's own run), and computes the numbers the
 notebooks compute, by calling the same functions with the same settings (the pipeline's
-configuration, ``config/default.yaml`` with an optional file merged over it):
+configuration, ``config/mems.yaml`` with an optional run configuration's ``mems:`` section
+merged over it):
 
-* ``02_model_order``: :func:`paperlib.experiments.model_order.model_order_study`,
+* ``02_model_order``: :func:`paperlib.experiments.mems.model_order.model_order_study`,
   ``final_residuals``, ``choose_model`` (the knee rule);
-* ``04_controller_comparison``: :mod:`paperlib.experiments.tracking` (evaluation window,
+* ``04_controller_comparison``: :mod:`paperlib.experiments.mems.tracking` (evaluation window,
   errors, improvement ratios, torque shares, ``summarise``);
-* ``05_temperature_convergence``: :func:`paperlib.experiments.friction_fits.estimate_history`,
-  :func:`paperlib.experiments.temperature.convergence_times` and ``temperature_summary``.
+* ``05_temperature_convergence``: :func:`paperlib.experiments.mems.friction_fits.estimate_history`,
+  :func:`paperlib.experiments.mems.temperature.convergence_times` and ``temperature_summary``.
 
 The headline values are then read out of those results dicts by the comparison table's own
-rows (:data:`paperlib.experiments.comparison.HEADLINES`), so "the CTC/PD RMS ratio of joint 1"
+rows (:data:`paperlib.experiments.mems.comparison.HEADLINES`), so "the CTC/PD RMS ratio of joint 1"
 means exactly the same number in the table and in the sweep.
 """
 
@@ -25,7 +26,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-__all__ = ["FACTORS", "SPEC_FACTORS", "campaign_specs", "headline_results", "run_seed", "headlines"]
+__all__ = ["FACTORS", "SPEC_FACTORS", "campaign_specs", "headline_results", "run_seed", "headlines", "code_inputs"]
 
 #: Factors a sweep may vary, applied to every recording spec (keys of the run specs).
 SPEC_FACTORS: dict[str, str] = {
@@ -46,7 +47,7 @@ def campaign_specs(cfg: Mapping[str, Any], seed: int, factors: Mapping[str, Any]
     Parameters
     ----------
     cfg : mapping
-        Pipeline configuration (:func:`paperlib.experiments.pipeline.load_config`).
+        Pipeline configuration (:func:`paperlib.experiments.mems.pipeline.load_config`).
     seed : int
         Sweep seed (>= 0); every recording's seed becomes ``spec seed + seed_stride * seed``,
         so runs that share a trajectory in the pipeline (PD/CTC/AC; cold/warm) still do.
@@ -94,10 +95,10 @@ def headline_results(cfg: Mapping[str, Any], recs: Mapping[str, Any]) -> dict[st
     -------
     dict notebook stem -> results dict (with ``source``)
     """
-    from paperlib.experiments import friction_fits as ff
-    from paperlib.experiments import model_order as mo
-    from paperlib.experiments import temperature as tp
-    from paperlib.experiments import tracking as tr
+    from paperlib.experiments.mems import friction_fits as ff
+    from paperlib.experiments.mems import model_order as mo
+    from paperlib.experiments.mems import temperature as tp
+    from paperlib.experiments.mems import tracking as tr
 
     nbs = cfg["notebooks"]
     out: dict[str, dict[str, Any]] = {}
@@ -147,7 +148,7 @@ def run_seed(seed: int, factors: Mapping[str, Any] | None = None, settings: Mapp
     factors : mapping, optional
         :data:`SPEC_FACTORS` -> value.
     settings : mapping, optional
-        ``config`` (pipeline configuration file merged over ``config/default.yaml``),
+        ``config`` (run configuration whose ``mems:`` section is merged over ``config/mems.yaml``),
         ``seed_stride`` (default 1000), ``durations_s`` (recording -> [s]), ``recordings_dir``
         (write the recordings there, ``<name>.nc``; set by the sweep's ``keep_recordings``).
 
@@ -158,7 +159,7 @@ def run_seed(seed: int, factors: Mapping[str, Any] | None = None, settings: Mapp
         dicts, reduced to what the headlines read and a little context), ``specs`` (the runs
         made), ``source`` ("twin").
     """
-    from paperlib.experiments import comparison, pipeline, sources
+    from paperlib.experiments.mems import comparison, pipeline, sources
 
     settings = dict(settings or {})
     cfg = pipeline.load_config(settings.get("config"))
@@ -182,6 +183,16 @@ def run_seed(seed: int, factors: Mapping[str, Any] | None = None, settings: Mapp
 
 def headlines() -> list[Any]:
     """The comparison table's rows this runner gives a value for (the notebooks it recomputes)."""
-    from paperlib.experiments import comparison
+    from paperlib.experiments.mems import comparison
 
     return [h for h in comparison.HEADLINES if h.notebook in NOTEBOOKS]
+
+
+def code_inputs(settings: Mapping[str, Any] | None = None) -> list[str]:
+    """Files whose change reruns a sweep's jobs: the twin's and the analysis' code, the configuration."""
+    from paperlib.experiments.mems import pipeline
+
+    files = ["paperlib/experiments/mems/sweep.py", "config/mems.yaml"]
+    if settings and settings.get("config"):
+        files.append(str(settings["config"]))
+    return sorted(set(files + pipeline.code_inputs() + pipeline.recording_code_inputs()))
