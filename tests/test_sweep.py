@@ -221,7 +221,9 @@ def test_sweep_killed_half_way_reruns_only_the_missing_jobs(tmp_path):
     proc.wait()
     done = {f: f.stat().st_mtime_ns for f in files if f.exists()}
     assert 2 <= len(done) < 4
-    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    locked = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert locked.returncode != 0 and "--unlock" in locked.stderr      # the killed run's lock is named
+    out = subprocess.run(cmd + ["--unlock"], cwd=ROOT, env=env, capture_output=True, text=True)
     print(out.stdout[-3000:])
     assert out.returncode == 0, out.stdout[-3000:]
     assert all(f.exists() for f in files)

@@ -24,6 +24,8 @@ from typing import Any, Sequence
 from paperlib import provenance
 
 ROOT = provenance.REPO_ROOT
+LOCK_HINT = ("sweep {name}: the repository is locked by another Snakemake run, or by one that was killed "
+             "(power cut, kill -9). If none is running, add --unlock; finished results are kept.")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -41,6 +43,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--dry-run", "-n", action="store_true", help="show what would run, run nothing")
     p.add_argument("--no-progress", action="store_true", help="no progress bar; Snakemake's output on the terminal")
     p.add_argument("--runs-only", action="store_true", help="run the jobs but not the aggregation")
+    p.add_argument("--unlock", action="store_true",
+                   help="first remove the lock a killed sweep left (only when no other sweep runs in this repository)")
     p.set_defaults(func=run)
 
 
@@ -81,13 +85,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         targets = list(sw.summary_files(args.results_dir).values())
     cmd = snakemake_command(args, targets)
+    if args.unlock:
+        subprocess.run(cmd + ["--unlock"], cwd=ROOT, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     out_dir = ROOT / sw.out_dir(args.results_dir)
     files = [ROOT / f for f in runs]
     done0 = _count(files)
     print(f"sweep {sw.name}: paper {sw.paper}, {len(sw.seeds)} seeds x {len(sw.combos)} combination(s) = "
           f"{len(runs)} jobs, {done0} already done; {'profile ' + args.profile if args.profile else f'{args.cores} local cores'}")
     if args.no_progress or args.dry_run:
-        return subprocess.run(cmd, cwd=ROOT).returncode
+        proc = subprocess.run(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+        sys.stderr.write(proc.stderr)
+        if proc.returncode != 0 and "LockException" in proc.stderr:
+            print(LOCK_HINT.format(name=sw.name), file=sys.stderr)
+        return proc.returncode
     from tqdm import tqdm
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -116,7 +126,10 @@ def run(args: argparse.Namespace) -> int:
     done = _count(files) - done0
     rate = done / wall * 60.0 if wall > 0 else float("nan")
     if rc != 0:
-        print(f"sweep {sw.name}: Snakemake failed (exit {rc}); see {log.relative_to(ROOT)} and "
+        if "LockException" in log.read_text():
+            print(LOCK_HINT.format(name=sw.name), file=sys.stderr)
+            return rc
+        print(f"sweep {sw.name}: Snakemake failed (exit {rc}); see {log} and "
               f"{sw.out_dir(args.results_dir)}/logs/", file=sys.stderr)
         return rc
     print(f"sweep {sw.name}: {done} runs in {wall:.0f} s ({rate:.1f} runs per minute); "
