@@ -106,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     with log.open("w") as fh:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=fh, stderr=subprocess.STDOUT)
         stop = threading.Event()
-        with tqdm(total=len(files), initial=done0, unit="run", desc=f"sweep {sw.name}", dynamic_ncols=True) as bar:
+        with tqdm(total=len(files), initial=done0, unit="run", desc=f"sweep {sw.name}", dynamic_ncols=True,
+                  smoothing=0.0) as bar:
             def poll() -> None:
                 while not stop.wait(0.5):
                     bar.update(_count(files) - bar.n)
