@@ -217,6 +217,7 @@ def test_sweep_killed_half_way_reruns_only_the_missing_jobs(tmp_path):
     t0 = time.monotonic()
     while sum(f.exists() for f in files) < 2 and time.monotonic() - t0 < 600:
         time.sleep(0.2)
+    time.sleep(3.0)                       # let Snakemake book the second result as finished
     os.killpg(proc.pid, signal.SIGKILL)   # as a power cut would: no clean-up
     proc.wait()
     done = {f: f.stat().st_mtime_ns for f in files if f.exists()}
@@ -227,6 +228,9 @@ def test_sweep_killed_half_way_reruns_only_the_missing_jobs(tmp_path):
     print(out.stdout[-3000:])
     assert out.returncode == 0, out.stdout[-3000:]
     assert all(f.exists() for f in files)
-    assert {f: f.stat().st_mtime_ns for f in done} == done          # finished jobs were not rerun
+    kept = [f for f in done if f.stat().st_mtime_ns == done[f]]
+    # finished jobs are not rerun; only a job killed between writing its file and Snakemake booking
+    # it (then still marked incomplete) may be, at most one with one core
+    assert len(kept) >= len(done) - 1
     ran = [line for line in out.stdout.splitlines() if line.strip().startswith("sweep_run ")]
-    assert ran and int(ran[0].split()[-1]) == 4 - len(done)
+    assert ran and int(ran[0].split()[-1]) == 4 - len(kept)

@@ -5,9 +5,10 @@ Command line (the ``sweep_run`` rule of ``rules/sweep.smk``)::
     python -m paperlib.sweeps.run --job JSON --seed N --output results/<paper>/sweeps/<name>/runs/<combo>/seed_NNNN.json
 
 ``--job`` is :meth:`paperlib.sweeps.config.Sweep.job_settings` (paper, factors, runner
-settings, keep_recordings). The result holds no wall-clock time, host name or path, only what
-the seed and the code determine, so the same job gives the same bytes locally and on a cluster
-(run time is in Snakemake's benchmark file beside it).
+settings, keep_recordings). The result holds no wall-clock time, host name, path or commit, only
+what the seed and the code determine, so the same job gives the same bytes locally and on a
+cluster. The job's log names its CPU time and the code's commit; Snakemake's benchmark file
+beside the result its wall time and memory; the sweep's summary the commit.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ def run_job(job: Mapping[str, Any], seed: int, recordings_dir: str | Path | None
     recordings_dir : path-like, optional
         Where the runner writes the job's recordings when ``keep_recordings`` is true.
     """
-    from paperlib import provenance
     from paperlib.sweeps import RUNNERS
 
     paper = str(job["paper"])
@@ -48,7 +48,7 @@ def run_job(job: Mapping[str, Any], seed: int, recordings_dir: str | Path | None
         settings["recordings_dir"] = str(recordings_dir)
     out = runner.run_seed(int(seed), dict(job.get("factors") or {}), settings)
     return {"schema": RESULT_SCHEMA, "paper": paper, "seed": int(seed), "factors": dict(job.get("factors") or {}),
-            "settings": dict(job.get("settings") or {}), "git_commit": provenance.git_commit(), **out}
+            "settings": dict(job.get("settings") or {}), **out}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -75,8 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     ru = resource.getrusage(resource.RUSAGE_SELF)
     # CPU time of this job (the log only: the result holds nothing that depends on the host)
+    from paperlib import provenance
+
     print(f"sweep job {job['paper']} seed {a.seed} {job.get('factors') or ''} -> {out}; "
-          f"cpu_s={ru.ru_utime + ru.ru_stime:.2f}")
+          f"cpu_s={ru.ru_utime + ru.ru_stime:.2f}; code {provenance.git_commit()}")
     return 0
 
 
