@@ -12,6 +12,7 @@
 #   {RESULTS}/<paper>/sweeps/<name>/runs/<combo>/seed_NNNN.json   one per job (+ benchmarks/, logs/)
 #   {RESULTS}/<paper>/sweeps/<name>/summary.{csv,md,json}
 #   {FIGURES}/<paper>/sweep_<name>_{intervals,violins}.{png,svg,json}
+# `--config slurm_partition=NAME slurm_account=NAME` override the sweep files' `slurm:` section.
 # A job reruns only when its result is missing, its settings (params) or its code change, so an
 # interrupted sweep restarted runs only the jobs without a result.
 
@@ -81,8 +82,8 @@ rule sweep_run:
         mem_mb=lambda wc: SWEEPS[wc.sweep].resources["mem_mb"],
         runtime=lambda wc: SWEEPS[wc.sweep].resources["runtime_min"],
         cpus_per_task=lambda wc: SWEEPS[wc.sweep].resources["cpus"],
-        slurm_partition=lambda wc: SWEEPS[wc.sweep].slurm["partition"] or "",
-        slurm_account=lambda wc: SWEEPS[wc.sweep].slurm["account"] or "",
+        slurm_partition=lambda wc: config.get("slurm_partition") or SWEEPS[wc.sweep].slurm["partition"] or "",
+        slurm_account=lambda wc: config.get("slurm_account") or SWEEPS[wc.sweep].slurm["account"] or "",
     shell:
         "NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 "
         "{PY} -m paperlib.sweeps.run --job {params.job:q} --seed {params.seed} --output {output} > {log} 2>&1"
@@ -101,6 +102,9 @@ rule sweep_aggregate:
         json=f"{RESULTS}/{{paper}}/sweeps/{{sweep}}/summary.json",
         figures=[f"{FIGURES}/{{paper}}/sweep_{{sweep}}_{kind}.{ext}" for kind in ("intervals", "violins")
                  for ext in ("png", "svg", "json")],
+    resources:
+        slurm_partition=lambda wc: config.get("slurm_partition") or SWEEPS[wc.sweep].slurm["partition"] or "",
+        slurm_account=lambda wc: config.get("slurm_account") or SWEEPS[wc.sweep].slurm["account"] or "",
     params:
         sweep_file=lambda wc: str(SWEEPS[wc.sweep].path),
         figures=FIGURES,

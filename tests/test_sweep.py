@@ -75,6 +75,19 @@ def test_missing_sweep_file_is_a_clear_cli_error(tmp_path):
     assert "nope.yaml not found" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_dry_run_plans_one_job_per_seed_with_the_partition(tmp_path):
+    proc = subprocess.run([PY, "-m", "paperlib", "sweep", "config/sweeps/ci.yaml", "--dry-run", "--partition", "p7",
+                           "--results-dir", str(tmp_path / "r"), "--figures-dir", str(tmp_path / "f")],
+                          cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    out = proc.stdout + proc.stderr
+    counts = {line.split()[0]: int(line.split()[1]) for line in out.splitlines()
+              if line.strip().startswith(("sweep_run ", "sweep_aggregate "))}
+    assert counts == {"sweep_run": 8, "sweep_aggregate": 1}
+    res_lines = [line for line in out.splitlines() if line.strip().startswith("resources:")]
+    assert len(res_lines) == 9 and all("slurm_partition=p7" in line for line in res_lines)
+
+
 # -- statistics ----------------------------------------------------------------------------------
 
 def test_distribution_is_numpy_percentiles_of_finite_values():

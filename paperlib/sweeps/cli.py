@@ -37,6 +37,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--profile", default=None,
                    help="Snakemake profile directory, e.g. config/profiles/slurm (default config/profiles/local)")
     p.add_argument("--partition", default=None, help="SLURM partition (overrides the sweep file's slurm.partition)")
+    p.add_argument("--account", default=None, help="SLURM account (overrides the sweep file's slurm.account)")
     p.add_argument("--jobs", type=int, default=None, help="jobs in flight at once (cluster; overrides the profile)")
     p.add_argument("--results-dir", default="results", help="results root (default results)")
     p.add_argument("--figures-dir", default="figures", help="figures root (default figures)")
@@ -53,13 +54,14 @@ def snakemake_command(args: argparse.Namespace, targets: Sequence[str]) -> list[
     profile = args.profile or str(ROOT / "config" / "profiles" / "local")
     cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "rules" / "sweep.smk"), "--directory", str(ROOT),
            "--profile", profile, "--config", f"sweeps={Path(args.sweep_file)}", f"results_dir={args.results_dir}",
-           f"figures_dir={args.figures_dir}", "--rerun-incomplete"]
+           f"figures_dir={args.figures_dir}"]
+    cmd += [f"slurm_partition={args.partition}"] if getattr(args, "partition", None) else []
+    cmd += [f"slurm_account={args.account}"] if getattr(args, "account", None) else []
+    cmd += ["--rerun-incomplete"]
     if args.profile is None or args.cores != 2:
         cmd += ["--cores", str(args.cores)]
     if args.jobs is not None:
         cmd += ["--jobs", str(args.jobs)]
-    if args.partition:
-        cmd += ["--default-resources", f"slurm_partition={args.partition}"]
     if args.dry_run:
         cmd += ["--dry-run"]
     return cmd + list(targets)
@@ -77,8 +79,6 @@ def run(args: argparse.Namespace) -> int:
     except SweepConfigError as exc:
         print(f"paperlib sweep: {exc}", file=sys.stderr)
         return 2
-    if args.partition:
-        sw.slurm["partition"] = args.partition
     runs = sw.run_files(args.results_dir)
     if args.runs_only:
         targets = runs
