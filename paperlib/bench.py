@@ -14,10 +14,15 @@ from typing import Callable
 
 BENCH_MODULES: tuple[str, ...] = (
     "paperlib.robots.bench",
+    "paperlib.robots.serial_bench",
     "paperlib.control.bench",
     "paperlib.twin.bench",
     "paperlib.estimation.bench",
+<<<<<<< HEAD
     "paperlib.sweeps.bench",
+=======
+    "paperlib.experiments.bearing.bench",
+>>>>>>> main
 )
 
 

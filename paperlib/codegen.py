@@ -84,8 +84,58 @@ def generate_five_bar() -> str:
     return "\n".join(header) + "\n\n" + "\n\n".join(body)
 
 
+def generate_serial(robot: str) -> str:
+    """Source text of ``paperlib/kernels/<robot>.py`` for a serial arm of ``data/robots/<robot>.toml``.
+
+    One straight-line kernel of the inertial regressor for that fixed geometry (the arm's
+    placements, axes and gravity are constants; the module stores them so that
+    :class:`paperlib.robots.serial.SerialArm` uses it only for the same geometry), plus a loop
+    over many states.
+    """
+    from paperlib.robots.serial import ROBOTS_DIR, SerialArm
+    from paperlib.symbolic.emit import emit_kernel
+    from paperlib.symbolic.serial import SerialRegressorModel, geometry_literals
+
+    toml = ROBOTS_DIR / f"{robot}.toml"
+    arm = SerialArm.from_toml(toml, kernel=None)
+    sources = [PACKAGE / "symbolic" / "serial.py", PACKAGE / "symbolic" / "emit.py", PACKAGE / "robots" / "serial.py", toml,
+               Path(__file__)]
+    model = SerialRegressorModel(arm)
+    src, n_ops = emit_kernel(model.kernel_spec("inertial_regressor"), model.preamble_symbols())
+    n = arm.n
+    header = [
+        "# GENERATED FILE - DO NOT EDIT.",
+        "# Generator: `python -m paperlib.codegen` (paperlib/codegen.py)",
+        "# Source:    " + ", ".join(_rel(p) for p in sources),
+        f"# sympy {sp.__version__}; source digest {_source_digest(sources)}",
+        "# Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.",
+        "#",
+        f"# {arm.name}: joint torque regressor of the {10 * n} standard inertial parameters (pinocchio's order",
+        "# and convention), Newton-Euler with the geometry as constants, one CSE over all stages.",
+        f"#   inertial_regressor     {n_ops:5d} operations after CSE",
+        f'"""Generated numba kernel of the {arm.name} inertial regressor (see header)."""',
+        "",
+        "import math",
+        "",
+        "import numba as nb",
+        "import numpy as np",
+        "",
+        f"N_JOINTS = {n}",
+        *geometry_literals(arm),
+        "",
+    ]
+    loop = (
+        "@nb.njit(cache=True, nogil=True)\n"
+        "def regressor_many(Q, QD, QDD, Y):\n"
+        f'    """:func:`inertial_regressor` for N states: Q, QD, QDD (N, {n}); Y (N, {n}, {10 * n})."""\n'
+        "    for s in range(Q.shape[0]):\n"
+        "        inertial_regressor(Q[s], QD[s], QDD[s], Y[s])\n"
+    )
+    return "\n".join(header) + "\n\n" + src + "\n\n" + loop
+
+
 #: robot name -> generator of its kernel module's text
-GENERATORS: dict[str, Callable[[], str]] = {"five_bar": generate_five_bar}
+GENERATORS: dict[str, Callable[[], str]] = {"five_bar": generate_five_bar, "tx40": lambda: generate_serial("tx40")}
 
 
 def main(argv: list[str] | None = None) -> int:

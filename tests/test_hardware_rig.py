@@ -10,10 +10,11 @@ everything up to the fault. Everything is torn down by the self-test itself (che
 Timing on the 2-core CI machine: the loop runs under SCHED_FIFO with a sleep margin and the
 emulator under SCHED_FIFO (the self-test's defaults; see ``paperlib.hardware.selftest``).
 
-No test here depends on the host's timing. The watchdogs are widened (:data:`TEST_LINK`: a
-frame may take 2 ms, the IMU may be 0.5 s old, 400 bad cycles in a row, the drive's own
-watchdog 1 s) so that a stalled VM makes a run late, never stops it; the fault tests use faults
-that last (a pulled cable, a dead emulator, a silent IMU), which every finite watchdog catches.
+No test here depends on the host's timing. The self-test runs in its host-independent mode
+(``lockstep``: the emulated robot advances one control cycle per process-data frame, never on
+its own; watchdogs widened to ``paperlib.hardware.selftest.LOCKSTEP_LINK``) so that a stalled
+VM makes a run late, never different or stopped; the fault tests use faults that last (a pulled
+cable, a dead emulator, a silent IMU), which every finite watchdog catches.
 Nothing asserts a deadline fraction, a latency or a speed: those are measured and reported in
 the self-test's JSON (``paperlib hardware selftest --json``) and recorded as test properties.
 """
@@ -57,15 +58,17 @@ def _namespaces() -> str:
     return subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
 
 
-#: Link thresholds for the tests: wide enough that host stalls (measured up to ~50 ms on this VM
-#: with another process keeping one core busy) never trip them; still finite, so lasting faults stop.
-TEST_LINK = dict(receive_timeout_s=2e-3, max_imu_age_s=0.5, max_lost_frames=400, pd_watchdog_s=1.0)
+def _test_link() -> dict:
+    """The self-test's host-independent mode: lock-step emulator and wide link thresholds."""
+    from paperlib.hardware.selftest import LOCKSTEP_LINK
+
+    return {**LOCKSTEP_LINK, "lockstep": True}
 
 
 def _selftest(tmp_path: Path, **kw) -> dict:
     from paperlib.hardware.selftest import selftest
 
-    for k, v in TEST_LINK.items():
+    for k, v in _test_link().items():
         kw.setdefault(k, v)
     kw.setdefault("calibrate_s", 0.0)
     kw.setdefault("zeroing", False)
@@ -214,7 +217,10 @@ def test_sdo_abort(root_env, tmp_path):
 def test_lost_frames_burst(root_env, tmp_path):
     # after ~1 s of process data the drive stops answering (a cable pulled)
     s = _selftest(tmp_path, duration_s=3.0, pd_watchdog_s=0.1, emulator={"faults": {"drop_after_n_pd": 5000}})
-    assert "EtherCAT" in s["fault"] and ("consecutive" in s["fault"] or "in a row" in s["fault"])
+    # In lock-step the robot (and so its IMU stream) stops with the frames: whichever watchdog fires
+    # first, the link's or the IMU's, the run stops safely.
+    assert ("EtherCAT" in s["fault"] and ("consecutive" in s["fault"] or "in a row" in s["fault"])) or \
+        "IMU data stale" in s["fault"], s["fault"]
     ds = _faulted_recording(s)
     assert ds.sizes["time"] < 3.0 * 4000
     assert s["emulator"]["drive"]["axis_states"] != ["operation enabled"] * 2  # drive disabled (watchdog)
@@ -327,7 +333,7 @@ def test_ctrl_c_stops_cleanly_with_a_valid_recording(root_env, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO))
     proc = subprocess.Popen(
         [sys.executable, "-m", "paperlib", "hardware", "selftest", "--duration", "30", "--calibrate", "0",
-         "--no-zero", "--json", str(out), "--workdir", str(tmp_path)],
+         "--no-zero", "--lockstep", "--json", str(out), "--workdir", str(tmp_path)],
         cwd=str(REPO), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         t0 = time.monotonic()
@@ -365,7 +371,7 @@ def test_run_cli_against_emulated_hardware_is_labelled_simulated(root_env, tmp_p
     with netns.NetnsPair() as pair:
         cpus = sorted(os.sched_getaffinity(0))
         ncpu = len(cpus)
-        emu = EmulatorProcess(pair, {"seed": 2}, (pair.ip["master"], IMU_PORT), rt_priority=20,
+        emu = EmulatorProcess(pair, {"seed": 2, "lockstep": True}, (pair.ip["master"], IMU_PORT), rt_priority=20,
                               cpu=cpus[0] if ncpu >= 2 else None)
         cfg = tmp_path / "rig.toml"
         cfg.write_text(f"""
@@ -376,7 +382,7 @@ robot = "five_bar"
 interface = "{pair.ifname['master']}"
 netns = "{pair.ns['master']}"
 pd_watchdog_s = 1.0
-max_lost_frames = 400            # the tests' thresholds (TEST_LINK): host stalls make the run late, never stop it
+max_lost_frames = 400            # the lock-step thresholds (selftest.LOCKSTEP_LINK): host stalls make the run late
 receive_timeout_s = 2e-3
 [imu]
 udp_port = {IMU_PORT}

@@ -231,3 +231,29 @@ def test_smoke_reproduce(tmp_path: Path) -> None:
     # a second run with nothing changed does nothing
     r = subprocess.run(cmd[:-1], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and "Nothing to be done" in (r.stdout + r.stderr), r.stdout[-2000:] + r.stderr[-2000:]
+
+
+@pytest.mark.parametrize("name", sorted(P.NOTEBOOKS))
+def test_papermill_parses_every_parameter_without_warning(name: str, caplog) -> None:
+    import logging
+
+    import papermill as pm
+
+    with caplog.at_level(logging.WARNING):
+        inferred = pm.inspect_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"))
+    assert not [r for r in caplog.records if "parse" in r.getMessage().lower()], caplog.text
+    nb = nbformat.read(NOTEBOOK_DIR / f"{name}.ipynb", as_version=4)
+    assert set(inferred) == set(_parameters_cell(nb))
+
+
+def test_standalone_notebook_finds_the_pipelines_recording(tmp_path: Path) -> None:
+    from paperlib.experiments.mems.notebook import matching_recording
+    from paperlib.experiments.mems.synthetic import synthetic_recording
+    from paperlib.recordings import write_recording
+
+    ds = synthetic_recording(duration_s=0.5, seed=3)
+    write_recording(ds, tmp_path / "x.nc")
+    assert matching_recording({"seed": 3, "duration_s": 0.5}, tmp_path) == tmp_path / "x.nc"
+    assert matching_recording({"seed": 4, "duration_s": 0.5}, tmp_path) is None
+    assert matching_recording({"seed": 3, "warm_start": "identification"}, tmp_path) is None
+    assert matching_recording({"seed": 3}, tmp_path / "nowhere") is None

@@ -10,6 +10,10 @@ that two runs on the same inputs give byte-identical files:
   change every file's bytes by itself);
 * fixed dpi and font settings; files are written to a temporary name and renamed.
 
+Every figure says where its data came from: when the provenance names a ``source``, a footer
+line is drawn under the plot (:data:`SOURCE_TEXT`: simulated twin data, measured data, or the
+model alone) with the recordings it used, so one look at a PNG tells what it is.
+
 Each figure also gets a sidecar ``<stem>.json`` recording what it was made from (recordings
 with their source, seed and sha256, the notebook, the git commit of the code) and the
 sha256 of each image file. The commit lives in the sidecar, not in the image, so an
@@ -25,7 +29,16 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-__all__ = ["SVG_HASHSALT", "DEFAULT_DPI", "configure", "render", "save", "figure_metadata"]
+__all__ = ["SVG_HASHSALT", "DEFAULT_DPI", "SOURCE_TEXT", "configure", "render", "save", "figure_metadata",
+           "source_footer"]
+
+#: How a figure's footer names the kind of data it shows.
+SOURCE_TEXT = {
+    "twin": "Data: digital twin (simulated, not measured)",
+    "hardware": "Data: measured on the robot",
+    "model": "Data: none (computed from the robot model and planner)",
+    "twin+hardware": "Data: measured on the robot and simulated by the twin",
+}
 
 SVG_HASHSALT = "paperlib"
 DEFAULT_DPI = 150
@@ -85,6 +98,26 @@ def render(obj: Any):
     return hv.render(obj, backend="matplotlib")
 
 
+def source_footer(provenance: Mapping[str, Any]) -> str | None:
+    """The footer line for a figure's provenance (None when it names no source)."""
+    source = provenance.get("source")
+    if not source:
+        return None
+    text = SOURCE_TEXT.get(str(source), f"Data: {source}")
+    names = []
+    for r in provenance.get("recordings", []) or []:
+        if isinstance(r, Mapping):
+            label = r.get("file") or r.get("role") or r.get("name")
+            if label:
+                names.append(Path(str(label)).name)
+    if names:
+        text += " | recordings: " + ", ".join(names[:4]) + (" ..." if len(names) > 4 else "")
+    nb = provenance.get("notebook")
+    if nb:
+        text += f" | {nb}"
+    return text
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -110,7 +143,8 @@ def save(obj: Any, path_stem: str | os.PathLike[str], formats: Iterable[str] = (
     dpi : int
         Raster resolution [dots per inch].
     provenance : mapping, optional
-        Written, with the image files' sha256, to ``<stem>.json`` (sorted keys).
+        Written, with the image files' sha256, to ``<stem>.json`` (sorted keys); its
+        ``source`` (and ``recordings``, ``notebook``) also go into the footer line.
 
     Returns
     -------
@@ -120,6 +154,9 @@ def save(obj: Any, path_stem: str | os.PathLike[str], formats: Iterable[str] = (
     import matplotlib.pyplot as plt
 
     fig = render(obj)
+    footer = source_footer(provenance or {})
+    if footer:
+        fig.text(0.5, 0.0, footer, ha="center", va="top", fontsize=7, color="0.3", transform=fig.transFigure)
     stem = Path(path_stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []

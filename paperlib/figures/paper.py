@@ -57,11 +57,13 @@ def condition_map_joint(grid: xr.DataArray, polygon_vertices: np.ndarray, traj: 
     hv = _hv()
     q1_deg = np.degrees(grid["q1"].values)
     q2_deg = np.degrees(grid["q2"].values)
-    img = hv.Image((q1_deg, q2_deg, grid.values.T), kdims=["q1_deg", "q2_deg"], vdims=["sigma"]).opts(
+    img = hv.Image((q1_deg, q2_deg, grid.values.T), kdims=["q1_deg", "q2_deg"],
+                   vdims=[hv.Dimension("sigma", label="condition index sigma [1]")]).opts(
         cmap="Reds", colorbar=True, clim=(0.0, 1.0), alpha=0.85)
     poly = hv.Path([_closed(np.degrees(polygon_vertices))], kdims=["q1_deg", "q2_deg"]).opts(color="black", linewidth=2)
     q = np.degrees(traj["q"].values)
-    pts = hv.Points((q[:, 0], q[:, 1], traj["speed"].values), kdims=["q1_deg", "q2_deg"], vdims=["speed_rad_s"]).opts(
+    pts = hv.Points((q[:, 0], q[:, 1], traj["speed"].values), kdims=["q1_deg", "q2_deg"],
+                    vdims=[hv.Dimension("speed_rad_s", label="joint speed |qd| [rad/s]")]).opts(
         color="speed_rad_s", cmap="Blues", s=4, colorbar=True, clim=(0.0, float(traj["speed"].max())))
     return (img * poly * pts).opts(
         xlabel="q1 [deg]", ylabel="q2 [deg]", title=title or "Fig. 4a: condition index and trajectories (joint space)",
@@ -101,7 +103,8 @@ def model_order(study: xr.Dataset, chosen: int | None = None, title: str = "", z
         m = int(m)
         rho = study["rho_rms"].sel(model=m).values
         ok = (t > 0) & (rho > 0)
-        lbl = f"model ({m}), {int(study['n_params'].sel(model=m))} par." + (" <- chosen" if chosen == m else "")
+        lbl = (f"model ({m}), {int(study['n_params'].sel(model=m))} par." + (" <- chosen by the rule" if chosen == m else "")
+               + (" (the paper's choice)" if m == 3 else ""))
         curves.append(hv.Curve((t[ok], rho[ok]), "t_s", "rho_rms_Nm", label=lbl).opts(
             color=MODEL_COLORS.get(m, "black"), linewidth=2.5 if chosen == m else 1.5))
     late = study["rho_rms"].values[:, t >= zoom_after_fraction * t[-1]]
@@ -122,13 +125,13 @@ def friction_velocity(comp: xr.Dataset, joint: int, truth_curve: tuple[np.ndarra
     n = c.sizes["time"]
     step = max(1, n // max_points)
     qd = c["qd"].values[::step]
-    meas = hv.Scatter((qd, c["Q_F_meas"].values[::step]), "qd_rad_s", "Q_F_Nm", label="measured (eq. 51)").opts(
+    meas = hv.Scatter((qd, c["Q_F_meas"].values[::step]), "qd_rad_s", "Q_F_Nm", label="from drive torque and IMU (eq. 51)").opts(
         color="#1f77b4", s=3, alpha=0.35)
     model = hv.Scatter((qd, c["Q_F_model"].values[::step]), "qd_rad_s", "Q_F_Nm", label="model (3), estimate at t").opts(
         color="#d62728", s=3, alpha=0.6)
     layers = [meas, model]
     if truth_curve is not None and len(truth_curve[0]):
-        layers.append(hv.Curve(truth_curve, "qd_rad_s", "Q_F_Nm", label="twin truth (binned mean)").opts(
+        layers.append(hv.Curve(truth_curve, "qd_rad_s", "Q_F_Nm", label="the twin's true friction (binned mean)").opts(
             color="black", linewidth=1.5))
     return hv.Overlay(layers).opts(xlabel=f"qd{joint} [rad/s]", ylabel=f"Q_F,{joint} [N m]", legend_position="top_right",
                                    title=title or f"Fig. 6{'ab'[joint - 1]}: friction vs velocity, joint {joint}",
@@ -140,13 +143,13 @@ def friction_time(comp: xr.Dataset, joint: int, window: tuple[float, float], tit
     hv = _hv()
     c = comp.sel(joint=joint).sel(time=slice(*window))
     t = c["time"].values
-    meas = hv.Curve((t, c["Q_m"].values), "t_s", "Q_m_Nm", label="Q_m (measured torque, eq. 7)").opts(
+    meas = hv.Curve((t, c["Q_m"].values), "t_s", "Q_m_Nm", label="Q_m from the drive torque (eq. 7)").opts(
         color="#1f77b4", linewidth=1.2)
     pred = hv.Curve((t, c["Q_m_pred"].values), "t_s", "Q_m_Nm", label="prediction: dynamics + friction model").opts(
         color="#d62728", linewidth=1.0, linestyle="dashed")
     dyn = hv.Curve((t, -c["Q_I"].values), "t_s", "Q_m_Nm", label="frictionless dynamics only").opts(
         color="#7f7f7f", linewidth=0.8, alpha=0.7)
-    return (dyn * meas * pred).opts(xlabel="t [s]", ylabel=f"Q_m,{joint} [N m]", legend_position="top_right",
+    return (dyn * meas * pred).opts(xlabel="t [s]", ylabel=f"Q_m,{joint} [N m]", legend_position="bottom",
                                     title=title or f"Fig. 7{'ab'[joint - 1]}: motor torque components, joint {joint}",
                                     fig_inches=(10.0, 3.6), aspect=3.2, fontscale=1.2)
 
@@ -201,9 +204,14 @@ def error_panel(ds: xr.Dataset, controller: str, window: tuple[float, float], le
                                    aspect=3.5, fontscale=1.2)
 
 
-def torque_shares(shares: xr.DataArray, title: str = "") -> Any:
-    """Fig. 11: share of each torque part (RMS) per motor under AC [%], stacked bars."""
+#: The paper's Fig. 11 shares [%] per motor: dynamic feed-forward, friction feed-forward, feedback (upper bound).
+PAPER_SHARES = {1: (45.0, 40.0, 15.0), 2: (48.0, 33.0, 20.0)}
+
+
+def torque_shares(shares: xr.DataArray, title: str = "", paper: Mapping[int, Sequence[float]] | None = None) -> Any:
+    """Fig. 11: share of each torque part (RMS) per motor under AC [%], stacked bars, the paper's shares under them."""
     hv = _hv()
+    paper = PAPER_SHARES if paper is None else paper
     rows = []
     for j in shares["joint"].values:
         for p in shares["part"].values:
@@ -211,8 +219,11 @@ def torque_shares(shares: xr.DataArray, title: str = "") -> Any:
     order = [PART_LABELS[k] for k in PART_COLORS]
     bars = hv.Bars(rows, kdims=["motor", hv.Dimension("part", values=order)], vdims=["share_percent"])
     colors = {PART_LABELS[k]: v for k, v in PART_COLORS.items()}
+    said = "; ".join("motor {}: {:.0f} / {:.0f} / < {:.0f} %".format(int(j), *paper[int(j)])
+                     for j in shares["joint"].values if int(j) in paper)
     return bars.opts(stacked=True, color=hv.dim("part").categorize(colors), ylabel="share of RMS torque [%]",
-                     xlabel="", ylim=(0, 100), title=title or "Fig. 11: torque shares under AC (RMS)",
+                     xlabel=f"the paper (dynamic / friction / feedback): {said}" if said else "", ylim=(0, 100),
+                     title=title or "Fig. 11: torque shares under AC (RMS)",
                      fig_inches=(8.0, 4.5), aspect=1.0, legend_position="right", show_legend=True)
 
 
@@ -229,7 +240,7 @@ def friction_temperature(comps: Mapping[str, xr.Dataset], curves: Mapping[str, t
         T = temperatures.get(state, float("nan"))
         lbl = f"{state} ({T:.0f} C)" if np.isfinite(T) else state
         layers.append(hv.Scatter((c["qd"].values[::step], c["Q_F_meas"].values[::step]), "qd_rad_s", "Q_F_Nm",
-                                 label=f"measured, {lbl}").opts(color=STATE_COLORS.get(state, "black"), s=2, alpha=0.25))
+                                 label=f"eq. 51, {lbl}").opts(color=STATE_COLORS.get(state, "black"), s=2, alpha=0.25))
     for state, (v, f) in curves.items():
         layers.append(hv.Curve((v, f), "qd_rad_s", "Q_F_Nm", label=f"model (3), {state}").opts(
             color=STATE_COLORS.get(state, "black"), linewidth=2))
@@ -239,11 +250,15 @@ def friction_temperature(comps: Mapping[str, xr.Dataset], curves: Mapping[str, t
 
 
 def parameter_history(histories: Mapping[str, xr.Dataset], params: Sequence[str], ylabel: str, title: str,
-                      conv_times: Mapping[str, float] | None = None, zoom_after_s: float = 1.0) -> Any:
+                      conv_times: Mapping[str, float] | None = None, zoom_after_s: float = 1.0,
+                      truth: Mapping[str, float] | None = None) -> Any:
     """Figs. 13-15: estimate histories of selected parameters, cold (blue) and warm (red), joint 1 solid, 2 dashed.
 
     The vertical range is that of the estimates after ``zoom_after_s`` seconds (the first
-    samples from ``pi = (1, 0)`` swing widely); the transient runs off the top/bottom.
+    samples from ``pi = (1, 0)`` swing widely); the transient runs off the top/bottom. The cold
+    run is drawn wider, under the warm one, so neither hides the other; ``truth`` (parameter ->
+    the twin's true value) is drawn as thin black lines, and the convergence times as labelled
+    dotted lines.
     """
     hv = _hv()
     layers = []
@@ -261,12 +276,22 @@ def parameter_history(histories: Mapping[str, xr.Dataset], params: Sequence[str]
             if name not in h["param"].values:
                 continue
             j = int(name.split(",")[1])
+            wide = state == "cold"
             layers.append(hv.Curve((t, h["theta"].sel(param=name).values), "t_s", "estimate", label=f"{name} ({state})").opts(
-                color=STATE_COLORS.get(state, "black"), linestyle=JOINT_STYLES.get(j, "solid"), linewidth=1.3))
+                color=STATE_COLORS.get(state, "black"), linestyle=JOINT_STYLES.get(j, "solid"),
+                linewidth=2.6 if wide else 1.1, alpha=0.55 if wide else 1.0))
+    t_end = max(float(h["t"].values[-1] - h["t"].values[0]) for h in histories.values())
+    for name, value in (truth or {}).items():
+        if name in params and np.isfinite(value):
+            lo, hi = min(lo, value), max(hi, value)
+            layers.append(hv.Curve(([0.0, t_end], [value, value]), "t_s", "estimate", label=f"{name}: twin's truth").opts(
+                color="black", linewidth=0.8, linestyle=JOINT_STYLES.get(int(name.split(",")[1]), "solid")))
+    pad = 0.1 * (hi - lo) if np.isfinite(hi - lo) and hi > lo else 1.0
     if conv_times:
         for state, tc in conv_times.items():
             if tc is not None and np.isfinite(tc):
-                layers.append(hv.VLine(tc).opts(color=STATE_COLORS.get(state, "black"), linestyle="dotted", linewidth=1))
-    pad = 0.1 * (hi - lo) if np.isfinite(hi - lo) and hi > lo else 1.0
+                layers.append(hv.Curve(([tc, tc], [lo - pad, hi + pad]), "t_s", "estimate",
+                                       label=f"converged ({state}): {tc:.2f} s").opts(
+                    color=STATE_COLORS.get(state, "black"), linestyle="dotted", linewidth=1.2))
     return hv.Overlay(layers).opts(xlabel="t [s]", ylabel=ylabel, legend_position="right", title=title,
                                    fig_inches=(10.0, 3.8), aspect=3.0, ylim=(lo - pad, hi + pad), fontscale=1.2)

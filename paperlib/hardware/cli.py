@@ -85,7 +85,11 @@ def add_parser(subparsers: Any) -> None:
                     help="watchdog: IMU sample age [s] (default 0.025; the rig's default is 0.005)")
     st.add_argument("--cpu", default="auto", help="CPU for the loop ('auto': the last; 'none': no pinning)")
     st.add_argument("--emulator-cpu", default="auto", help="CPU for the emulator ('auto': the first; 'none')")
-    st.add_argument("--quiet", action="store_true")
+    st.add_argument("--lockstep", action="store_true",
+                    help="host-independent mode for shared machines (CI): the emulated robot advances one control "
+                         "cycle per frame, frames may take 2 ms, the IMU may be 0.5 s old and 400 bad cycles in a "
+                         "row are tolerated, so a stalled host makes the run late, never different")
+    st.add_argument("--quiet", action="store_true", help="print only the JSON summary")
     st.set_defaults(func=cmd_selftest)
     ci = sub.add_parser("calibrate-imu", help="IMU conversion rows from a recording (nominal IMU conversion)")
     ci.add_argument("recording")
@@ -189,13 +193,15 @@ def cmd_probe(args: argparse.Namespace) -> int:
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:
-    from paperlib.hardware.selftest import SelftestUnavailable, selftest
+    from paperlib.hardware.selftest import LOCKSTEP_LINK, SelftestUnavailable, selftest
 
+    link = dict(max_lost_frames=args.max_lost_frames, max_imu_age_s=args.max_imu_age)
+    if args.lockstep:
+        link = dict(LOCKSTEP_LINK, lockstep=True)
     try:
         summary = selftest(args.duration, calibrate_s=args.calibrate, controller=args.controller, seed=args.seed,
                            json_out=args.json_out, workdir=args.workdir, zeroing=not args.no_zero,
-                           rt_priority=args.rt_priority, emulator_rt_priority=args.emulator_rt_priority,
-                           max_lost_frames=args.max_lost_frames, max_imu_age_s=args.max_imu_age,
+                           rt_priority=args.rt_priority, emulator_rt_priority=args.emulator_rt_priority, **link,
                            cpu=_cpu_arg(args.cpu), emulator_cpu=_cpu_arg(args.emulator_cpu),
                            sleep_margin_s=None if args.sleep_margin < 0 else args.sleep_margin, log=None if args.quiet else
                            (lambda s: print(s, file=sys.stderr, flush=True)))

@@ -133,6 +133,14 @@ class EmulatorProcess:
             pass
 
 
+#: Link thresholds of the host-independent mode (``paperlib hardware selftest --lockstep``, the tests): a
+#: frame may take 2 ms, the IMU may be 0.5 s old, 400 bad cycles in a row, the drive's watchdog 1 s.
+#: Wide enough that host stalls (measured up to ~50 ms on a 2-core VM with another process keeping a
+#: core busy) never trip them; finite, so lasting faults (a pulled cable, a dead board) still stop the run.
+LOCKSTEP_LINK: dict[str, Any] = {"receive_timeout_s": 2e-3, "max_imu_age_s": 0.5, "max_lost_frames": 400,
+                                 "pd_watchdog_s": 1.0}
+
+
 def _emulator_config(seed: int, overrides: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """Emulator config (unknown encoder offsets, proximity sensors near the start pose) and what the test knows."""
     rng = np.random.default_rng(seed + 7919)
@@ -165,6 +173,7 @@ def selftest(
     max_imu_age_s: float = 0.025,
     receive_timeout_s: float = 1e-4,
     pd_watchdog_s: float = 0.1,
+    lockstep: bool = False,
     rt_priority: int = 10,
     emulator_rt_priority: int = 20,
     sleep_margin_s: float | None = 8e-5,
@@ -211,6 +220,11 @@ def selftest(
     pd_watchdog_s : float
         The emulated drive's process-data watchdog [s]: it disables the axes when no frame
         came for this long.
+    lockstep : bool
+        The emulated robot advances exactly one control cycle per process-data frame and never
+        on its own (:mod:`paperlib.hardware.emulators.twin_rig`): a stalled host makes the run
+        late, never different. For tests on shared machines; a lab's self-test keeps the
+        real-time default.
     rt_priority, emulator_rt_priority : int
         SCHED_FIFO priorities of the loop thread (during the loop only) and of the emulator
         process (0: normal scheduling). Default 10 and 20: on a 2-core machine shared by the
@@ -246,6 +260,8 @@ def selftest(
     wd = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="paperlib_selftest_"))
     wd.mkdir(parents=True, exist_ok=True)
     overrides = dict(emulator or {})
+    if lockstep:
+        overrides.setdefault("lockstep", True)
     if not zeroing:
         overrides.setdefault("encoder_offset_counts", [0, 0])
     emu_cfg, known = _emulator_config(seed, overrides)
@@ -253,7 +269,7 @@ def selftest(
         "slaves_found": 0, "slaves": [], "cycles": 0, "deadline_misses": None, "wkc_errors": None,
         "imu_packets_lost": None, "recording": None, "recording_valid": False, "fault": None,
         "stop_reason": None, "workdir": str(wd), "controller": controller, "duration_s": duration_s,
-        "calibrate_s": calibrate_s, "seed": seed,
+        "calibrate_s": calibrate_s, "seed": seed, "lockstep": bool(lockstep),
     }
     t_start = time.perf_counter()
     steal0 = _steal_ms()

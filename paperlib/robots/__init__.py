@@ -11,4 +11,10 @@ def load(name: str) -> Any:
         from paperlib.robots.five_bar import FiveBar
 
         return FiveBar.default()
-    raise ValueError(f"no robot model named {name!r} (known: five_bar)")
+    from pathlib import Path
+
+    from paperlib.robots.serial import ROBOTS_DIR, SerialArm
+
+    if (ROBOTS_DIR / f"{name}.toml").exists() or Path(name).suffix == ".urdf":
+        return SerialArm.named(name)
+    raise ValueError(f"no robot model named {name!r} (known: five_bar, serial arms in data/robots/, or a .urdf path)")

@@ -15,10 +15,17 @@ A notebook's ``parameters`` cell sets ``source``, ``recordings`` (role -> file, 
 Figures get a provenance sidecar (recordings with source, seed and sha256; code commit;
 notebook; parameters); results get the same plus ``source`` -- the ``source`` attribute of
 the recordings used (``twin`` / ``hardware``), or ``model`` when none was used.
+
+Run alone (JupyterLab, default parameters), a notebook with ``source = "twin"`` first looks for
+the pipeline's recordings (``results/mems/recordings/``) whose run configuration matches its
+spec and reads those; only what is missing is simulated. Relative output paths are taken from
+the repository root, wherever the notebook runs.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -28,7 +35,37 @@ import xarray as xr
 from paperlib import __version__, provenance
 from paperlib.experiments.mems import sources
 
-__all__ = ["NotebookRun"]
+__all__ = ["NotebookRun", "PIPELINE_RECORDINGS", "matching_recording"]
+
+#: Where the pipeline (rules/mems.smk, default configuration) keeps the recordings it made.
+PIPELINE_RECORDINGS = provenance.REPO_ROOT / "results" / "mems" / "recordings"
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-12)
+    return a == b
+
+
+def matching_recording(spec: Mapping[str, Any], folder: str | os.PathLike[str] = PIPELINE_RECORDINGS) -> Path | None:
+    """A recording in ``folder`` made from ``spec`` (same controller, duration, seed, ...), or None.
+
+    Only the attributes are read. A spec with ``warm_start`` matches only a warm-started run.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        return None
+    for path in sorted(folder.glob("*.nc")):
+        try:
+            with xr.open_dataset(path, engine="h5netcdf") as ds:
+                cfg = json.loads(ds.attrs.get("config", "{}"))
+        except Exception:  # a partial or foreign file is simply not a match
+            continue
+        if bool(spec.get("warm_start")) != bool(cfg.get("warm_start_P0")):
+            continue
+        if all(k in cfg and _same(cfg[k], v) for k, v in spec.items() if k != "warm_start"):
+            return path
+    return None
 
 
 class NotebookRun:
@@ -60,21 +97,24 @@ class NotebookRun:
                  specs: Mapping[str, Mapping[str, Any]] | None = None, rig_config: Any = None,
                  output_dir: str | os.PathLike[str] = "figures", results_file: str | os.PathLike[str] | None = None,
                  formats: Sequence[str] = ("png", "svg"), parameters: Mapping[str, Any] | None = None,
-                 progress: bool = True) -> None:
+                 progress: bool = True, use_pipeline_recordings: bool = True) -> None:
         sources.check_source(source, rig_config)
         self.name = name
         self.source = source
         self.paths = dict(recordings or {})
         self.specs = {k: dict(v) for k, v in (specs or {}).items()}
         self.rig_config = rig_config
-        self.output_dir = Path(output_dir)
-        self.results_file = Path(results_file) if results_file else Path("results") / f"{name}.json"
+        root = provenance.REPO_ROOT
+        self.output_dir = root / Path(output_dir)  # an absolute path stays as it is
+        self.results_file = root / (Path(results_file) if results_file else Path("results") / "mems" / f"{name}.json")
+        self.use_pipeline_recordings = use_pipeline_recordings
         self.formats = tuple(formats)
         self.parameters = dict(parameters or {})
         self.progress = progress
         self.recs: dict[str, xr.Dataset] = {}
         self.notes: list[str] = []
         self.commit = provenance.git_commit()
+        self.captions: list[str] = []
 
     # -- recordings -----------------------------------------------------------------------------
     def load(self, roles: Iterable[str]) -> dict[str, xr.Dataset]:
@@ -91,8 +131,25 @@ class NotebookRun:
             missing = [r for r in roles if r not in self.specs]
             if missing:
                 raise sources.SourceError(f"{self.name}: no run spec for {missing} (parameter 'specs')")
-            got = sources.obtain_recordings(self.specs, source=self.source, rig_config=self.rig_config,
-                                            progress=self.progress)
+            got = {}
+            if self.source == "twin" and self.use_pipeline_recordings:
+                from paperlib.recordings import read_recording
+
+                for r in roles:
+                    path = matching_recording(self.specs[r])
+                    if path is not None:
+                        print(f"{self.name}: {r}: reading the pipeline's recording {path} (same run spec)")
+                        got[r] = read_recording(path)
+                        got[r].attrs["_path"] = str(path)
+            todo = [r for r in roles if r not in got]
+            if todo:
+                need: dict[str, Mapping[str, Any]] = {}
+                for r in todo:  # the run and the runs it warm-starts from
+                    while r and r not in need:
+                        need[r] = self.specs[r]
+                        r = self.specs[r].get("warm_start")
+                got.update(sources.obtain_recordings(need, source=self.source, rig_config=self.rig_config,
+                                                     progress=self.progress))
         for r in roles:
             self.recs[r] = got[r]
         return {r: self.recs[r] for r in roles}
@@ -119,7 +176,7 @@ class NotebookRun:
         """Sidecar / results provenance block."""
         used = list(used) if used is not None else list(self.recs)
         return {
-            "notebook": f"notebooks/{self.name}.ipynb",
+            "notebook": f"notebooks/mems/{self.name}.ipynb",
             "git_commit": self.commit,
             "paperlib_version": __version__,
             "source": self.source_label(used),
@@ -134,6 +191,16 @@ class NotebookRun:
 
         prov = self.provenance(used, figure=stem, **extra)
         return save(obj, self.output_dir / stem, self.formats, provenance=prov)
+
+    def caption(self, text: str) -> None:
+        """Show what a figure shows, in a sentence built from the cells' numbers (Markdown)."""
+        self.captions.append(text)
+        try:
+            from IPython.display import Markdown, display
+        except ImportError:  # pragma: no cover - outside Jupyter
+            print(text)
+        else:
+            display(Markdown(text))
 
     def note(self, text: str) -> None:
         """Add a note (e.g. where the twin differs from the paper) to the results."""

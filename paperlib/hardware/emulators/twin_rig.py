@@ -18,6 +18,12 @@ stream keeps its 1 kHz rate (in plant time) while the master is silent. The pack
 after the EtherCAT reply (the ESC model runs the application after answering), so the IMU
 traffic never delays a frame. Plant time starts when the process does.
 
+Lock-step (``"lockstep": true`` in the config): the plant advances exactly one 250-us cycle per
+process-data frame and never on its own (no housekeeping steps, no wall clock). A stalled master
+or emulator then pauses the robot with it: the run becomes late, never different. That is what a
+shared CI machine needs to test the master; a lab's self-test keeps the real-time default, where
+the robot, like a real one, moves on while the master is late.
+
 Packet contents: gyroscope z (twin counts), accelerometer y (tangential) and x (radial) of
 each IMU as the twin's output registers held them when its microcontroller read them; gyro
 x/y are 0 and accelerometer z carries +1 g (a horizontal board); full scales +-1000 dps and
@@ -329,7 +335,8 @@ def build(config: dict[str, Any], imu_dest: tuple[str, int] | None) -> tuple[Any
         if fcfg.get("gap") is not None:
             fcfg["gap"] = tuple(fcfg["gap"])
         sender = ImuSender(imu_dest, ImuFaults(**fcfg))
-    plant = TwinDrivePlant(twin, sender)
+    lockstep = bool(config.get("lockstep", False))
+    plant = TwinDrivePlant(twin, sender, sync=not lockstep)
     drv = twin.tp.drive_array(1.0 / 4000.0)
     rated_mNm = [int(round(v * 1e3)) for v in drv[:, dr.DR_RATED]]
     max_permille = [int(round(m / r * 1e3)) for m, r in zip(drv[:, dr.DR_TAU_MAX], drv[:, dr.DR_RATED])]
@@ -338,7 +345,8 @@ def build(config: dict[str, Any], imu_dest: tuple[str, int] | None) -> tuple[Any
         "rated_torque_mNm": rated_mNm,
         "max_torque_permille": max_permille,
         "encoder_offset_counts": list(config.get("encoder_offset_counts", (0, 0))),
-        "idle_step_s": 0.001,
+        "idle_step_s": math.inf if lockstep else 0.001,
+        **({"fixed_dt": 1.0 / 4000.0} if lockstep else {}),
         **config.get("drive", {}),
     }
     chain_spec = config.get("chain") or [{"type": "ek1828"}, drive_kw]

@@ -1,0 +1,33 @@
+"""Paper 004 (slug ``bearing``): intrinsic joint friction and torque ripple with a joint torque sensor.
+
+*Identification of Intrinsic Friction and Torque Ripple for a Robotic Joint with Integrated
+Torque Sensors with Application to Wheel-Bearing Characterization* (Kinova Gen3 joint 7),
+plain text in ``/work/shared/papers/004_d42d9155ba7ec20d.txt``.
+
+The paper's data are not public: everything here runs on the twin of the rig
+(:mod:`paperlib.twin.torque_joint`, :mod:`paperlib.twin.wheel_bearing`), labelled ``source = twin``.
+
+Modules
+-------
+``runs``        the twin's recordings (schema 2): the no-load trapezoidal torque run
+                (Sec. 3.1.1) and the bearing-turning trials (Sec. 3.1.2)
+``inspection``  fit the intrinsic model on no-load recordings (eqs. 3-16, Fig. 3), subtract it
+                from a bearing trial and compare with the load cell (Sec. 4.1, Fig. 5a), three
+                trials (Sec. 4.2, Fig. 5b)
+``classifier``  pass/fail of bearing populations, threshold tuned on one population, false-reject
+                and false-accept rates on another, with and without compensation (the paper's
+                motivation, Sec. 3 and 4.2)
+``figures``     Figs. 3 and 5
+``comparison``  the rows of ``results/bearing/paper_comparison``
+``cli``         ``paperlib bearing twin | fit | inspect``
+"""
+
+PAPER = {
+    "slug": "bearing",
+    "title": ("Identification of Intrinsic Friction and Torque Ripple for a Robotic Joint with Integrated "
+              "Torque Sensors with Application to Wheel-Bearing Characterization"),
+    "status": "reproduced",
+    "builds": ("no-load basis regression (alpha and ripple orders by blocked CV, periodogram orders), "
+               "Fig. 3 components, bearing inspection vs load cell over 3 trials (Fig. 5), "
+               "pass/fail rates on held-out bearing populations; twin data"),
+}

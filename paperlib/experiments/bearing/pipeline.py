@@ -1,0 +1,76 @@
+"""The room's pipeline plan, shared by ``rules/bearing.smk`` and the tests.
+
+Configuration: ``config/bearing.yaml`` with a run configuration's ``bearing:`` section merged over
+it (:func:`load_config`); recordings from :func:`paperlib.experiments.bearing.study.recording_plan`;
+notebooks, their figures and the parameters the pipeline passes them (:data:`NOTEBOOKS`,
+:func:`notebook_params`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from paperlib.experiments.bearing import study
+from paperlib.provenance import REPO_ROOT
+
+__all__ = ["CONFIG_FILE", "NOTEBOOKS", "load_config", "notebook_outputs", "notebook_params", "targets"]
+
+CONFIG_FILE = REPO_ROOT / "config" / "bearing.yaml"
+
+#: notebook -> figures it writes, recording roles it reads, pipeline files it reads.
+NOTEBOOKS: dict[str, dict[str, Any]] = {
+    "01_intrinsic_identification": {
+        "figures": ["fig03a_sensed_torque_time", "fig03b_sensed_torque_angle", "fig03c_components",
+                    "fig03d_residual", "periodogram_orders"],
+        "recordings": ["no_load_1", "no_load_2"],
+        "files": [],
+        "config_params": ["cutoff_hz", "display_lowpass_hz"],
+    },
+    "02_bearing_inspection": {
+        "figures": ["fig05a_trial_time", "fig05b_velocity", "classifier_histograms"],
+        "recordings": ["trial_1", "trial_2", "trial_3", "no_load_1"],
+        "files": ["model.json", "inspect_trials.json"],
+        "config_params": ["cutoff_hz", "n_per_grade", "tune_seed", "test_seed"],
+    },
+}
+
+
+def load_config(run_cfg: Mapping[str, Any] | None = None, path: str | Path = CONFIG_FILE) -> dict[str, Any]:
+    """``config/bearing.yaml`` with ``run_cfg["bearing"]`` merged over it (key by key)."""
+    with open(path) as fh:
+        cfg = {**study.DEFAULTS, **(yaml.safe_load(fh) or {})}
+    cfg.update((run_cfg or {}).get("bearing") or {})
+    unknown = sorted(set(cfg) - set(study.DEFAULTS) - {"formats"})
+    if unknown:
+        raise ValueError(f"bearing configuration: unknown keys {unknown}")
+    return cfg
+
+
+def notebook_outputs(nb: str, res: str, fig: str, formats: list[str]) -> dict[str, Any]:
+    """Executed notebook, results JSON and figure files (with sidecars) of one notebook."""
+    figs = [f"{fig}/{f}.{ext}" for f in NOTEBOOKS[nb]["figures"] for ext in list(formats) + ["json"]]
+    return {"executed": f"{res}/notebooks/{nb}.ipynb", "results": f"{res}/{nb}.json", "figures": figs}
+
+
+def notebook_params(nb: str, cfg: Mapping[str, Any], res: str, fig: str) -> dict[str, Any]:
+    """The papermill parameters the pipeline passes to ``nb``."""
+    plan = study.recording_plan(cfg, root=f"{res}/recordings")
+    p: dict[str, Any] = {k: cfg[k] for k in NOTEBOOKS[nb]["config_params"]}
+    p.update({"recordings": {r: plan[r]["path"] for r in NOTEBOOKS[nb]["recordings"]},
+              "output_dir": fig, "results_file": f"{res}/{nb}.json", "formats": list(cfg.get("formats", ["png", "svg"]))})
+    if nb == "02_bearing_inspection":
+        p["model_file"] = f"{res}/model.json"
+    return p
+
+
+def targets(cfg: Mapping[str, Any], res: str, fig: str) -> list[str]:
+    """Every output of the room."""
+    plan = study.recording_plan(cfg, root=f"{res}/recordings")
+    out = [s["path"] for s in plan.values()] + [f"{res}/model.json", f"{res}/inspect_trials.json"]
+    for nb in NOTEBOOKS:
+        o = notebook_outputs(nb, res, fig, list(cfg.get("formats", ["png", "svg"])))
+        out += [o["executed"], o["results"], *o["figures"]]
+    return out + [f"{res}/paper_comparison.csv", f"{res}/paper_comparison.md"]

@@ -1,0 +1,137 @@
+# Room `bearing`: paper 004 (joint intrinsic dynamics with a torque sensor, wheel-bearing inspection).
+#
+#   twin recordings (paperlib bearing twin) -> paperlib bearing fit -> model.json
+#                                           -> paperlib bearing inspect -> inspect_trials.json
+#   -> notebooks/bearing (papermill, -f params) -> figures/bearing, results/bearing -> paper_comparison.{csv,md}
+#
+# Configuration: config/bearing.yaml, with the run configuration's `bearing:` section merged over it
+# (paperlib/experiments/bearing/pipeline.py holds the plan). Every recording is made by the twin
+# (source = twin): the paper's data are not public.
+
+from paperlib.experiments.bearing import pipeline as BEARING_P
+from paperlib.experiments.bearing import study as BEARING_S
+
+BEARING_CFG = BEARING_P.load_config(_RUN_CFG if "_RUN_CFG" in globals() else None)
+BEARING_RES = f"{RESULTS}/bearing"
+BEARING_FIG = f"{FIGURES}/bearing"
+BEARING_FORMATS = list(BEARING_CFG.get("formats", ["png", "svg"]))
+BEARING_PLAN = BEARING_S.recording_plan(BEARING_CFG, root=f"{BEARING_RES}/recordings")
+BEARING_REC = {role: spec["path"] for role, spec in BEARING_PLAN.items()}
+BEARING_TRIALS = sorted(r for r in BEARING_PLAN if r.startswith("trial"))
+BEARING_TWIN_CODE = ["paperlib/twin/torque_joint.py", "paperlib/twin/wheel_bearing.py", "paperlib/friction/stribeck.py",
+                     "paperlib/experiments/bearing/runs.py", "paperlib/recordings.py"]
+BEARING_CODE = BEARING_TWIN_CODE + ["paperlib/friction/basis.py", "paperlib/estimation/basis_regression.py",
+                                    "paperlib/signals.py", "paperlib/figures/bearing.py"] + sorted(
+    glob.glob("paperlib/experiments/bearing/*.py"))
+
+PAPER_TARGETS["bearing"] = BEARING_P.targets(BEARING_CFG, BEARING_RES, BEARING_FIG)
+COMPARISONS["bearing"] = f"{BEARING_RES}/paper_comparison.csv"
+
+
+rule bearing:
+    input:
+        PAPER_TARGETS["bearing"],
+
+
+def _bearing_twin_args(wc):
+    spec = BEARING_PLAN[wc.role]
+    if spec["kind"] == "no-load":
+        return f"--kind no-load --seed {spec['seed']}"
+    return (f"--kind bearing --seed {spec['seed']} --grade good --bearing-seed {spec['bearing_seed']} "
+            f"--bearing-index {spec['bearing_index']}")
+
+
+# Twin recordings (schema 2, source = twin): the no-load runs and the bearing trials.
+rule bearing_recording:
+    input:
+        code=BEARING_TWIN_CODE,
+    output:
+        f"{BEARING_RES}/recordings/{{role}}.nc",
+    wildcard_constraints:
+        role=r"no_load_\d+|trial_\d+",
+    params:
+        args=_bearing_twin_args,
+    log:
+        f"{BEARING_RES}/logs/recording_{{role}}.log",
+    shell:
+        "{PY} -m paperlib bearing twin {params.args} --output {output} > {log} 2>&1"
+
+
+# The intrinsic model, through the command line a user would call.
+rule bearing_fit:
+    input:
+        recording=BEARING_REC["no_load_1"],
+        code=BEARING_CODE,
+    output:
+        f"{BEARING_RES}/model.json",
+    log:
+        f"{BEARING_RES}/logs/bearing_fit.log",
+    params:
+        cutoff=BEARING_CFG["cutoff_hz"],
+    shell:
+        "{PY} -m paperlib bearing fit {input.recording} --cutoff {params.cutoff} --json {output} > {log} 2>&1"
+
+
+rule bearing_inspect:
+    input:
+        model=f"{BEARING_RES}/model.json",
+        recordings=[BEARING_REC[r] for r in BEARING_TRIALS],
+        code=BEARING_CODE,
+    output:
+        f"{BEARING_RES}/inspect_trials.json",
+    log:
+        f"{BEARING_RES}/logs/bearing_inspect.log",
+    params:
+        cutoff=BEARING_CFG["cutoff_hz"],
+    shell:
+        "{PY} -m paperlib bearing inspect --model {input.model} {input.recordings} --cutoff {params.cutoff} "
+        "--json {output} > {log} 2>&1"
+
+
+# Papermill parameters of each notebook (rewritten only when the configuration changes them).
+rule bearing_notebook_params:
+    output:
+        f"{BEARING_RES}/params/{{nb}}.yaml",
+    wildcard_constraints:
+        nb=r"\d\d_[a-z_]+",
+    params:
+        p=lambda wc: BEARING_P.notebook_params(wc.nb, BEARING_CFG, BEARING_RES, BEARING_FIG),
+    run:
+        import yaml as _y
+        from pathlib import Path as _P
+
+        _P(output[0]).parent.mkdir(parents=True, exist_ok=True)
+        _P(output[0]).write_text(_y.safe_dump(dict(params.p), sort_keys=True))
+
+
+for _bnb in BEARING_P.NOTEBOOKS:
+    _bout = BEARING_P.notebook_outputs(_bnb, BEARING_RES, BEARING_FIG, BEARING_FORMATS)
+
+    rule:
+        name:
+            f"bearing_notebook_{_bnb}"
+        input:
+            notebook=f"notebooks/bearing/{_bnb}.ipynb",
+            params=f"{BEARING_RES}/params/{_bnb}.yaml",
+            recordings=[BEARING_REC[r] for r in BEARING_P.NOTEBOOKS[_bnb]["recordings"]],
+            files=[f"{BEARING_RES}/{f}" for f in BEARING_P.NOTEBOOKS[_bnb]["files"]],
+            code=BEARING_CODE,
+        output:
+            executed=_bout["executed"],
+            results=_bout["results"],
+            figures=_bout["figures"],
+        log:
+            f"{BEARING_RES}/logs/{_bnb}.log",
+        shell:
+            "MPLBACKEND=Agg {PY} -m papermill {input.notebook} {output.executed} -f {input.params} -k paperlib "
+            "--cwd . --no-progress-bar --log-output > {log} 2>&1"
+
+
+rule bearing_paper_comparison:
+    input:
+        [BEARING_P.notebook_outputs(nb, BEARING_RES, BEARING_FIG, BEARING_FORMATS)["results"] for nb in BEARING_P.NOTEBOOKS],
+    output:
+        csv=f"{BEARING_RES}/paper_comparison.csv",
+        md=f"{BEARING_RES}/paper_comparison.md",
+    shell:
+        "{PY} -m paperlib.comparison --paper bearing --results {input} --csv {output.csv} --md {output.md}"
