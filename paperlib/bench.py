@@ -18,11 +18,8 @@ BENCH_MODULES: tuple[str, ...] = (
     "paperlib.control.bench",
     "paperlib.twin.bench",
     "paperlib.estimation.bench",
-<<<<<<< HEAD
     "paperlib.sweeps.bench",
-=======
     "paperlib.experiments.bearing.bench",
->>>>>>> main
 )
 
 
