@@ -18,6 +18,7 @@ BENCH_MODULES: tuple[str, ...] = (
     "paperlib.control.bench",
     "paperlib.twin.bench",
     "paperlib.estimation.bench",
+    "paperlib.sweeps.bench",
     "paperlib.experiments.bearing.bench",
     "paperlib.experiments.industrial.thermal_bench",
 )

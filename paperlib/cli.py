@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.hardware.cli",          # run, hardware probe / selftest
     "paperlib.experiments.cli",       # reproduce
     "paperlib.book.cli",              # book build / serve
+    "paperlib.sweeps.cli",            # sweep
     "paperlib.experiments.bearing.cli",  # bearing fit | inspect | twin
     "paperlib.data.cli",              # data fetch
     "paperlib.estimation.serial_identification",  # serial identify

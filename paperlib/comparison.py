@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-__all__ = ["Headline", "AGREEMENT_RULES", "dig", "agreement", "build_comparison", "to_csv", "to_markdown",
+__all__ = ["Headline", "AGREEMENT_RULES", "dig", "agreement", "build_comparison", "add_sweep", "to_csv", "to_markdown",
            "load_results", "headlines_of", "write_index", "main"]
 
 #: Verdicts that need no explanation (any other verdict, and every calibrated row, carries a note).
@@ -194,28 +194,89 @@ def build_comparison(results: Mapping[str, Mapping[str, Any]], headlines: Sequen
 
 CSV_COLUMNS = ("key", "quantity", "joint", "paper", "reproduced", "unit", "source", "ratio", "agreement", "rule")
 
+#: Columns added by :func:`add_sweep` (distribution over a sweep's seeds, ``paperlib sweep``).
+SWEEP_COLUMNS = ("sweep_median", "sweep_p5", "sweep_p95", "sweep_n", "sweep_agree_fraction")
+
+
+def add_sweep(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any], combo: str = "base") -> list[dict[str, Any]]:
+    """The rows with the distribution over a sweep's seeds beside the single run's number.
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        From :func:`build_comparison`.
+    summary : mapping
+        A sweep's ``summary.json`` (:mod:`paperlib.sweeps.aggregate`): ``rows`` with ``key``,
+        ``combo``, ``median``, ``p5``, ``p95``, ``n``, ``agree_fraction``, ``mean``.
+    combo : str
+        Which factor combination (``base`` for a sweep without factors).
+
+    Returns
+    -------
+    list of dict
+        Each row with :data:`SWEEP_COLUMNS` (None where the sweep has no value) and ``sweep``
+        (the sweep's name); yes/no rows carry the share of seeds answering yes as the median.
+    """
+    by_key = {r["key"]: r for r in summary.get("rows", []) if r.get("combo") == combo}
+    out = []
+    for r in rows:
+        d = dict(r)
+        s = by_key.get(r["key"])
+        d["sweep"] = summary.get("sweep", "")
+        if s is None:
+            d.update({k: None for k in SWEEP_COLUMNS})
+        elif isinstance(s.get("paper_value"), bool):
+            d.update({"sweep_median": s["mean"], "sweep_p5": None, "sweep_p95": None, "sweep_n": s["n"],
+                      "sweep_agree_fraction": s["agree_fraction"], "sweep_yes_share": True})
+        else:
+            d.update({"sweep_median": s["median"], "sweep_p5": s["p5"], "sweep_p95": s["p95"], "sweep_n": s["n"],
+                      "sweep_agree_fraction": s["agree_fraction"]})
+        out.append(d)
+    return out
+
 
 def to_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    """CSV text (numbers with full precision, booleans as yes/no)."""
+    """CSV text (numbers with full precision, booleans as yes/no; sweep columns when present)."""
+    cols = CSV_COLUMNS + (SWEEP_COLUMNS if any("sweep_n" in r for r in rows) else ())
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n", extrasaction="ignore")
     w.writeheader()
     for r in rows:
         w.writerow({k: ("yes" if r[k] is True else "no" if r[k] is False else "" if r[k] is None else
-                        repr(r[k]) if isinstance(r[k], float) else r[k]) for k in CSV_COLUMNS})
+                        repr(r[k]) if isinstance(r[k], float) else r[k]) for k in cols})
     return buf.getvalue()
+
+
+def _sweep_cell(r: Mapping[str, Any]) -> tuple[str, str]:
+    if r.get("sweep_n") in (None, 0):
+        return "", ""
+    agree = r.get("sweep_agree_fraction")
+    agree_s = f"{100 * agree:.0f} % of {r['sweep_n']}" if isinstance(agree, float) and math.isfinite(agree) else ""
+    if r.get("sweep_yes_share"):
+        return f"yes in {100 * r['sweep_median']:.0f} %", agree_s
+    return f"{_fmt(r['sweep_median'])} [{_fmt(r['sweep_p5'])}, {_fmt(r['sweep_p95'])}]", agree_s
 
 
 def to_markdown(rows: Sequence[Mapping[str, Any]], notes: Sequence[str] = (),
                 title: str = "Reproduced vs published headline numbers") -> str:
-    """Markdown table with the agreement rules and any notes."""
+    """Markdown table with the agreement rules and any notes (and a sweep's columns, :func:`add_sweep`)."""
+    sweep = any("sweep_n" in r for r in rows)
     lines = [f"# {title}", "",
              "Source: `twin` = digital twin (simulated, with its own assumed friction and drive parameters), "
-             "`hardware` = measured on the robot, `model` = robot model and trajectory planner only.", "",
-             "| quantity | joint | paper | reproduced | unit | source | reproduced/paper | agreement | note |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "`hardware` = measured on the robot, `model` = robot model and trajectory planner only.", ""]
+    if sweep:
+        lines += [f"'reproduced' is the single run's number; 'over seeds' the median [5 %, 95 %] of sweep "
+                  f"`{rows[0].get('sweep', '')}` (`paperlib sweep`; twin runs with other seeds, their lengths "
+                  "in the sweep's summary), 'seeds agreeing' the share of seeds whose own value passes the rule.", ""]
+        lines += ["| quantity | joint | paper | reproduced | over seeds | seeds agreeing | unit | source | "
+                  "reproduced/paper | agreement | note |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    else:
+        lines += ["| quantity | joint | paper | reproduced | unit | source | reproduced/paper | agreement | note |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
-        lines.append(f"| {r['quantity']} | {r['joint']} | {r['paper']} | {_fmt(r['reproduced'])} | {r['unit']} | "
+        seeds = "{} | {} | ".format(*_sweep_cell(r)) if sweep else ""
+        lines.append(f"| {r['quantity']} | {r['joint']} | {r['paper']} | {_fmt(r['reproduced'])} | {seeds}{r['unit']} | "
                      f"{r['source']} | {_fmt(r['ratio'])} | {r['agreement']} | {r.get('note', '')} |")
     lines += ["", "## Agreement rules", ""]
     lines += [f"- **{k}**: {v}" for k, v in AGREEMENT_RULES.items()]
@@ -300,10 +361,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--results", nargs="+", required=True, help="notebook results JSON files")
     ap.add_argument("--csv", required=True, help="CSV file to write")
     ap.add_argument("--md", required=True, help="Markdown file to write")
+    ap.add_argument("--sweep", default=None,
+                    help="a sweep's summary.json (paperlib sweep): adds the median and 5-95 %% interval over its seeds")
     a = ap.parse_args(argv)
     headlines, title = headlines_of(a.paper)
     results = load_results(a.results)
     rows = build_comparison(results, headlines)
+    if a.sweep:
+        try:
+            summary = json.loads(Path(a.sweep).read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            print(f"comparison: cannot read the sweep summary {a.sweep}: {exc}", file=sys.stderr)
+            return 2
+        rows = add_sweep(rows, summary)
     notes = []
     for stem, r in sorted(results.items()):
         for n in r.get("notes", []):

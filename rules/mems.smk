@@ -22,6 +22,17 @@ MEMS_CODE = MEMS_P.code_inputs()
 PAPER_TARGETS["mems"] = MEMS_P.final_targets(MEMS_CFG)
 COMPARISONS["mems"] = f"{MEMS_RES}/paper_comparison.csv"
 
+# The seed-to-seed distribution of the headline numbers (config key `sweep`: a sweep file, or null):
+# rules/sweep.smk runs it, the comparison table shows its median and 5-95 % interval.
+MEMS_SWEEP_SUMMARY = []
+if MEMS_CFG.get("sweep"):
+    from paperlib.sweeps.config import load_sweep as _mems_load_sweep
+
+    _mems_sweep = _mems_load_sweep(MEMS_CFG["sweep"])
+    ROOM_SWEEPS = list(globals().get("ROOM_SWEEPS", [])) + [MEMS_CFG["sweep"]]
+    MEMS_SWEEP_SUMMARY = [_mems_sweep.summary_files(RESULTS)["json"]]
+    PAPER_TARGETS["mems"] += [f"{stem}.png" for stem in _mems_sweep.figure_stems(FIGURES)]
+
 
 rule mems:
     input:
@@ -108,9 +119,13 @@ for _nb in MEMS_P.NOTEBOOKS:
 
 rule mems_paper_comparison:
     input:
-        [MEMS_P.notebook_outputs(MEMS_CFG, nb)["results"] for nb in MEMS_P.NOTEBOOKS],
+        results=[MEMS_P.notebook_outputs(MEMS_CFG, nb)["results"] for nb in MEMS_P.NOTEBOOKS],
+        sweep=MEMS_SWEEP_SUMMARY,
     output:
         csv=f"{MEMS_RES}/paper_comparison.csv",
         md=f"{MEMS_RES}/paper_comparison.md",
+    params:
+        sweep=f"--sweep {MEMS_SWEEP_SUMMARY[0]}" if MEMS_SWEEP_SUMMARY else "",
     shell:
-        "{PY} -m paperlib.comparison --paper mems --results {input} --csv {output.csv} --md {output.md}"
+        "{PY} -m paperlib.comparison --paper mems --results {input.results} {params.sweep} "
+        "--csv {output.csv} --md {output.md}"

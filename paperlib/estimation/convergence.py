@@ -32,11 +32,17 @@ SETTLING_RULE = (
 def friction_curves(model: FrictionModel, theta_F: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Identified friction torque (..., n_joints_F, len(v)) at velocities v [rad/s]."""
     theta_F = np.atleast_2d(theta_F)
-    joints = sorted(set(int(j) for j in model.columns()[:, 0]))
-    out = np.empty(theta_F.shape[:1] + (len(joints), len(v)))
-    for k in range(theta_F.shape[0]):
-        for a, j in enumerate(joints):
-            out[k, a] = model.torque(theta_F[k], v, joint=j + 1)
+    v = np.asarray(v, dtype=float)
+    cols = model.columns()
+    joints = sorted(set(int(j) for j in cols[:, 0]))
+    out = np.zeros(theta_F.shape[:1] + (len(joints), len(v)))
+    # all history rows at once, column by column in the model's order: the same sums as
+    # FrictionModel.torque per row (bit for bit), without a Python call per row
+    for c in range(len(cols)):
+        unit = np.zeros(len(cols))
+        unit[c] = 1.0
+        a = joints.index(int(cols[c][0]))
+        out[:, a, :] += theta_F[:, c, None] * model.torque(unit, v, joint=int(cols[c][0]) + 1)[None, :]
     return out
 
 

@@ -136,6 +136,7 @@ def normalise_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
     cfg.setdefault("registry", "data/recordings/registry.toml")
     cfg.setdefault("recordings", {})
     cfg.setdefault("notebooks", {})
+    cfg.setdefault("sweep", None)
     if cfg["source"] not in sources.SOURCES:
         raise ValueError(f"config: source must be one of {sources.SOURCES}, not {cfg['source']!r}")
     if cfg["source"] == "hardware":
