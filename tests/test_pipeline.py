@@ -79,9 +79,9 @@ def test_default_and_smoke_configs() -> None:
     assert plan["ac"]["warm_from"] == "identification" and plan["ac"]["path"] == "results/mems/recordings/ac.nc"
     assert "warm_start" not in plan["ac"]["spec"]
     p = P.notebook_params(cfg, plan, "04_controller_comparison")
-    assert p["source"] == "archive" and p["recordings"] == {"PD": "results/recordings/pd.nc",
-                                                           "CTC": "results/recordings/ctc.nc",
-                                                           "AC": "results/recordings/ac.nc"}
+    assert p["source"] == "archive" and p["recordings"] == {"PD": "results/mems/recordings/pd.nc",
+                                                           "CTC": "results/mems/recordings/ctc.nc",
+                                                           "AC": "results/mems/recordings/ac.nc"}
     targets = P.final_targets(cfg)
     assert "figures/fig05_model_order.png" in targets and "figures/fig05_model_order.svg" in targets
     assert "results/paper_comparison.csv" in targets and "results/notebooks/02_model_order.ipynb" in targets

@@ -298,7 +298,7 @@ def selftest(
 
             wdog = Watchdog(max_imu_age_s=max_imu_age_s, max_frame_errors=max_lost_frames)
             common = dict(truth=truth, watchdog=wdog, rt_priority=rt_priority, sleep_margin_s=sleep_margin_s, cpu=cpu,
-                          log=say)
+                          check_timing=not lockstep, log=say)
             summary["scheduling"] = {"loop_rt_priority": rt_priority, "loop_cpu": cpu, "sleep_margin_s": sleep_margin_s,
                                      "emulator_rt_priority": emulator_rt_priority, "emulator_cpu": emulator_cpu}
             _runs(run_session, settings, z, summary, known, wd, controller, duration_s, calibrate_s, seed, zeroing,

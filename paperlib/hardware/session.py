@@ -91,13 +91,16 @@ class ControlStep:
     spacing from the previous one (a stall, or the back-to-back cycles that catch up after
     one), a cycle whose EtherCAT frame was lost or stale (encoder and torque held from an
     older cycle: ``rig.consecutive_frame_errors > 0``), or an IMU sample older than
-    ``max_imu_age_s`` (a late or lost packet). Control is not affected.
+    ``max_imu_age_s`` (a late or lost packet). Control is not affected. ``check_timing=False``
+    drops the period check, for an emulated rig in lock-step (its robot advances one cycle per
+    frame, so a late cycle pairs the same samples as one on time).
     """
 
     def __init__(self, controller: ctl.Controller, rig: Rig, q_sp: np.ndarray, qd_sp: np.ndarray,
                  qdd_sp: np.ndarray, rate_hz: float | None = None, *, max_imu_age_s: float = 1.5e-3,
-                 hold_margin_cycles: int = 6) -> None:
+                 hold_margin_cycles: int = 6, check_timing: bool = True) -> None:
         self.c = controller
+        self._check_timing = bool(check_timing)
         self.rig = rig
         self.q_sp, self.qd_sp, self.qdd_sp = q_sp, qd_sp, qdd_sp
         self.n = q_sp.shape[0]
@@ -146,7 +149,7 @@ class ControlStep:
         now = time.perf_counter_ns()
         gap = now - self._last_ns
         self._last_ns = now
-        bad = FAULT_TIMING if abs(gap - self._period_ns) * 2 > self._period_ns else 0
+        bad = FAULT_TIMING if self._check_timing and abs(gap - self._period_ns) * 2 > self._period_ns else 0
         if self._has_age:
             a = self.rig.imu_age_s  # type: ignore[attr-defined]
             self.imu_age[()] = a if a < 1e9 else 1e9
@@ -275,6 +278,7 @@ def run_session(
     dwell_s: float = 0.05,
     extra_attrs: dict[str, Any] | None = None,
     open_rig: bool = True,
+    check_timing: bool = True,
     log: Callable[[str], None] | None = None,
 ) -> SessionResult:
     """Run ``controller`` on ``rig`` for ``duration_s`` along the paper's random trajectory.
@@ -318,6 +322,9 @@ def run_session(
         More recording attributes (numbers or strings).
     open_rig : bool
         Open the rig here (False: the caller did).
+    check_timing : bool
+        Mark cycles off their period as sample faults (see :class:`ControlStep`); False for an
+        emulated rig in lock-step.
     log : callable, optional
         Progress messages.
 
@@ -392,7 +399,7 @@ def run_session(
                 qdd_sp = np.vstack([qdd_sp, np.zeros((pad, 2))])
             q_sp, qd_sp, qdd_sp = (np.ascontiguousarray(a[:n_slots]) for a in (q_sp, qd_sp, qdd_sp))
             c = ctl.Controller(robot, cfg, rate)
-            step = ControlStep(c, rig, q_sp, qd_sp, qdd_sp, rate)
+            step = ControlStep(c, rig, q_sp, qd_sp, qdd_sp, rate, check_timing=check_timing)
             source = rig.source
             if truth is None and source == "twin":
                 truth = rig.truth() if isinstance(rig, HasTruth) else {
