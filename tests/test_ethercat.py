@@ -339,7 +339,9 @@ def test_no_slave(pair):
     t0 = time.perf_counter()
     with pytest.raises(NoSlaveError, match=f"no EtherCAT slave found on {pair.ifname['master']}"):
         _open(pair)
-    assert time.perf_counter() - t0 < 5.0
+    # a hang guard, not a speed target: the scans' own timeouts sum to well under a second; only a
+    # master that never gives up would take a minute (how long a busy host takes is not judged)
+    assert time.perf_counter() - t0 < 60.0
     assert probe(pair.ifname["master"], pair.ns["master"]) == []
 
 
@@ -416,7 +418,7 @@ def test_frame_loss_burst_raises(pair):
     finally:
         t0 = time.perf_counter()
         m.close()
-        assert time.perf_counter() - t0 < 2.0
+        assert time.perf_counter() - t0 < 60.0  # hang guard (close has its own short timeouts)
         emu.stop()
 
 
@@ -436,7 +438,7 @@ def test_killed_emulator(pair):
         m.disable()
         m.close()
         m.close()
-        assert time.perf_counter() - t0 < 2.0
+        assert time.perf_counter() - t0 < 60.0  # hang guard (close has its own short timeouts)
     assert not m.operational
 
 
