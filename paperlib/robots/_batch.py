@@ -6,6 +6,8 @@ per-state status array; callers turn a non-zero status into a clear error.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba as nb
 import numpy as np
 
@@ -64,3 +66,17 @@ def batch_qqd4(kernel, Q, QD, prm, out_a, out_b, out_c, out_d):  # pragma: no co
     for i in range(Q.shape[0]):
         status[i] = kernel(Q[i], QD[i], prm, out_a[i], out_b[i], out_c[i], out_d[i])
     return status
+
+
+def as_states(x: Any, name: str, n: int) -> tuple[np.ndarray, bool]:
+    """Validate a state argument; return it as (N, n) float64 and whether it was a single state."""
+    arr = np.asarray(x, dtype=np.float64)
+    single = arr.ndim == 1
+    if single:
+        arr = arr[None, :]
+    if arr.ndim != 2 or arr.shape[1] != n:
+        raise ValueError(f"{name} must have shape ({n},) or (N, {n}); got {np.shape(x)}")
+    if not np.all(np.isfinite(arr)):
+        bad = int(np.argwhere(~np.isfinite(arr))[0, 0])
+        raise ValueError(f"{name}[{bad}] is not finite: {arr[bad]}")
+    return np.ascontiguousarray(arr), single

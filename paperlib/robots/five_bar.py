@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from paperlib.robots._batch import as_states
+
 from paperlib.kernels import five_bar as K
 from paperlib.robots import _batch
 
@@ -31,17 +33,8 @@ _REASONS = {
 
 
 def _as_states(x: Any, name: str, n: int = 2) -> tuple[np.ndarray, bool]:
-    """Validate a state argument; return it as (N, n) float64 and whether it was a single state."""
-    arr = np.asarray(x, dtype=np.float64)
-    single = arr.ndim == 1
-    if single:
-        arr = arr[None, :]
-    if arr.ndim != 2 or arr.shape[1] != n:
-        raise ValueError(f"{name} must have shape ({n},) or (N, {n}); got {np.shape(x)}")
-    if not np.all(np.isfinite(arr)):
-        bad = int(np.argwhere(~np.isfinite(arr))[0, 0])
-        raise ValueError(f"{name}[{bad}] is not finite: {arr[bad]}")
-    return np.ascontiguousarray(arr), single
+    """:func:`paperlib.robots._batch.as_states` for the 5R's two joints."""
+    return as_states(x, name, n)
 
 
 @dataclass(frozen=True)

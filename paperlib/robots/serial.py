@@ -42,6 +42,8 @@ from typing import Any, Sequence
 import numba as nb
 import numpy as np
 
+from paperlib.robots._batch import as_states as _as_states
+
 ROBOTS_DIR = Path(__file__).resolve().parents[2] / "data" / "robots"
 
 INERTIAL_NAMES: tuple[str, ...] = ("m", "mx", "my", "mz", "XX", "XY", "YY", "XZ", "YZ", "ZZ")
@@ -438,19 +440,6 @@ def joint_columns(QD: np.ndarray, QDD: np.ndarray, columns: JointColumns, coupli
             out[:, jk, base + 3 * c + 1] = ck * v
             out[:, jk, base + 3 * c + 2] = ck * np.sign(v)
     return out
-
-
-def _as_states(x: Any, name: str, n: int) -> tuple[np.ndarray, bool]:
-    arr = np.asarray(x, dtype=np.float64)
-    single = arr.ndim == 1
-    if single:
-        arr = arr[None, :]
-    if arr.ndim != 2 or arr.shape[1] != n:
-        raise ValueError(f"{name} must have shape ({n},) or (N, {n}); got {np.shape(x)}")
-    if not np.all(np.isfinite(arr)):
-        bad = int(np.argwhere(~np.isfinite(arr))[0, 0])
-        raise ValueError(f"{name}[{bad}] is not finite: {arr[bad]}")
-    return np.ascontiguousarray(arr), single
 
 
 # ----------------------------------------------------------------------------- the arm
