@@ -258,7 +258,7 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
                         y_sum[0, c] += Y[i, c]
                 est = ewrls_step(y_sum, r_sum, gv, ga, fcfg[F_V_GATE], fcfg[F_A_GATE], fcfg[F_BETA],
                                  fcfg[F_FLOOR_C], theta, P, pi0, g, counters, accum)
-    if iflags[I_ESTIMATE] != 0:
+    if iflags[I_ESTIMATE] != 0 and t >= conv[C_NEXT_CHECK]:  # a window ended (test here: no call per cycle)
         _check_convergence(t, theta, cols, fcfg, iflags, conv)
     # 2. control from setpoints
     sw = iflags[I_REQUESTED] & (SW_DYNAMIC | iflags[I_CLOSED])
