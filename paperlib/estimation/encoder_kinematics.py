@@ -193,7 +193,8 @@ class EncoderObserver:
     def run(self, q: np.ndarray, x0: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Filter angles ``q`` (N,) or (N, m) [rad]: (q_hat, qd_hat [rad/s], qdd_hat [rad/s^2]), same shape.
 
-        Starts at rest at the first sample unless ``x0`` (3, m) in SI units is given.
+        Starts at rest at the first sample unless ``x0`` (3, m), the state ``[q, qd, qdd]`` at the first sample in
+        SI units, is given.
         """
         q = np.asarray(q, dtype=np.float64)
         one = q.ndim == 1
@@ -206,6 +207,7 @@ class EncoderObserver:
         X0[0] = Q[0]
         if x0 is not None:
             X0 = np.asarray(x0, dtype=float).reshape(3, m) * scale
+        X0 = np.linalg.solve(_scaled_a(), X0)  # the state one sample before the first: its prediction is x0
         outs = [np.empty_like(Q) for _ in range(3)]
         _observe(Q, self.gain_scaled, self.T, X0, outs[1], outs[2], outs[0])
         if one:

@@ -123,9 +123,7 @@ def _visited(ds: Any, res: Any) -> np.ndarray:
 
 def truth_parameters(ds: Any, res: Any) -> np.ndarray:
     """The values (n_pi,) the estimate should converge to (module docstring, point 3)."""
-    import json
-
-    truth = json.loads(ds.attrs["truth"]) if isinstance(ds.attrs["truth"], str) else ds.attrs["truth"]
+    truth = _truth(ds)
     v = _visited(ds, res)
     T = _temperatures(truth)
     out = list(np.asarray(truth["pi_pds"], dtype=float))
