@@ -15,7 +15,8 @@ Two known approximations: (1) forgetting: with ``beta < 1`` the exact sandwich i
 are not white: neighbouring samples share the same friction misfit and sensor error. The second
 matters: :func:`autocorrelation_time` measures the residual's integrated autocorrelation time
 ``tau`` (in samples), and ``std_corrected = std sqrt(tau)`` is the same formula with the
-effective number of independent samples ``n_inf / tau``. Both are reported.
+effective number of independent samples ``n_inf / tau``. Both are reported. Neither holds errors
+that stay constant over a run (a sensor's calibration error, a torque offset): those are biases.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ STD_RULE = ("std = sqrt(s^2 diag(P)): P the EWR-RLS covariance at the end of the
 CORRECTED_RULE = ("std_corrected = std sqrt(tau): tau the integrated autocorrelation time of those residuals "
                   "(samples; sum of autocorrelations up to the first non-positive one), i.e. n_inf / tau "
                   "independent samples")
+
 
 
 def autocorrelation_time(e: np.ndarray, max_lag: int | None = None) -> float:
@@ -89,6 +91,7 @@ def parameter_std(res: Any) -> dict[str, Any]:
     tau = autocorrelation_time(e)
     return {"std": std, "std_corrected": std * math.sqrt(tau), "sigma_Nm": math.sqrt(s2), "tau_samples": tau,
             "n_informative": n, "rule": STD_RULE, "corrected_rule": CORRECTED_RULE}
+
 
 
 def polynomial_truth(model: Any, v: np.ndarray, tau_true: np.ndarray, joint: int) -> np.ndarray:

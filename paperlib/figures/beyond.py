@@ -65,11 +65,13 @@ def sweeps(summary: Mapping[str, Mapping[str, Any]], counts: Sequence[int], nati
     for row, what, lab in ((0, "friction_curve", "friction-curve error [%]"), (1, "drive_gain", "drive-gain error [%]")):
         def score(s):
             return max(s[f"{what}_error_pct_j1"][0], s[f"{what}_error_pct_j2"][0])
-        cs = [native_counts] + sorted(counts, reverse=True)
-        labs = ["encoder:kalman"] + [f"encoder:kalman@{int(c)}" for c in sorted(counts, reverse=True)]
+        pairs = sorted([(native_counts, "encoder:kalman")] + [(int(c), f"encoder:kalman@{int(c)}") for c in counts],
+                       reverse=True)
+        cs, labs = [c for c, _ in pairs], [lb for _, lb in pairs]
         ys = [score(summary[lb]) for lb in labs]
         ax = axes[row, 0]
         ax.semilogx(cs, ys, "o-", color=VARIANT_COLORS["encoder:kalman"], label="encoder (Kalman), median of seeds")
+        ax.axvline(native_counts, color="0.6", lw=0.8, ls=":", label=f"the twin's encoder ({native_counts})")
         ax.axhline(score(summary["imu"]), color=VARIANT_COLORS["imu"], ls="--", label="IMU as recorded")
         ax.set_xlabel("encoder counts per motor revolution (gear 10:1)")
         ax.set_ylabel(lab)
@@ -124,15 +126,22 @@ def calibration(table: Mapping[str, Any]) -> Any:
     plt = _plt()
     names = table["param_names"]
     x = np.arange(len(names))
-    fig, ax = plt.subplots(figsize=(10.0, 4.0))
+    fig, ax = plt.subplots(figsize=(12.0, 4.0))
     ax.axhspan(90, 99, color="0.85", label="target 90-99 %")
     ax.axhline(95, color="0.5", lw=0.8)
-    ax.plot(x, 100 * np.asarray(table["coverage_std"]), "o", label="std = sqrt(s^2 diag P)")
-    ax.plot(x, 100 * np.asarray(table["coverage_std_corrected"]), "s", label="std x sqrt(tau) (autocorrelation)")
+    ax.plot(x - 0.1, 100 * np.asarray(table["coverage_std"]), "o", color="#1f77b4", mfc="none",
+            label="truth (a) curve fit; std = sqrt(s^2 diag P)")
+    ax.plot(x - 0.1, 100 * np.asarray(table["coverage_std_corrected"]), "s", color="#1f77b4",
+            label="truth (a); std x sqrt(tau)")
+    if "coverage_ideal_std" in table:
+        ax.plot(x + 0.1, 100 * np.asarray(table["coverage_ideal_std"]), "o", color="#d62728", mfc="none",
+                label="truth (b) ideal sensors; std")
+        ax.plot(x + 0.1, 100 * np.asarray(table["coverage_ideal_std_corrected"]), "s", color="#d62728",
+                label="truth (b); std x sqrt(tau)")
     ax.set_xticks(x, names, rotation=40, fontsize=8)
     ax.set_ylabel("seeds whose 95 % interval holds the truth [%]")
     ax.set_ylim(-3, 103)
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     ax.grid(alpha=0.3, axis="y")
     ax.set_title(f"Calibration of the EWR-RLS intervals over {table['n_seeds']} twin runs ({TAG})")
     fig.tight_layout()

@@ -16,10 +16,14 @@ the estimation layer's :mod:`~paperlib.estimation.encoder_kinematics`,
    dip removed, ``delta_v`` = 1 or 3 so that ``f_v = Fv v (1 + v^2/v_thin^2)`` is exactly
    linear + cubic, thermal coefficients zero, passive joints scaled down 100x; LuGre presliding
    kept), on which ``--model auto`` must find the order.
-3. **Calibration of the std** (:func:`truth_parameters`): the truth a polynomial coefficient
-   should converge to is defined as the least-squares fit of the twin's true steady friction
-   curve, at the gearbox temperature at the start of the run, at the true velocities of the
-   samples that updated the estimate (:func:`paperlib.estimation.uncertainty.polynomial_truth`).
+3. **Calibration of the std** (:func:`calibration_table`), against two truths. (a)
+   :func:`truth_parameters`: the twin's drive gains, and for a polynomial coefficient the
+   least-squares fit of the twin's true steady friction curve, at the gearbox temperature at the
+   start of the run, at the true velocities of the samples that updated the estimate
+   (:func:`paperlib.estimation.uncertainty.polynomial_truth`). (b) :func:`ideal_estimate`: what
+   the same estimator gives on the same run measured by perfect sensors: the target of the
+   estimator itself, which differs from (a) because the summed row fits both joints' friction in
+   one equation and the twin's LuGre friction is not steady.
 
 Errors (:func:`kinematics_metrics`): friction-curve error = RMS over 60 velocities from
 :data:`V_LOW` to the 99th percentile of the visited |qd_j| of (identified - true steady curve),
@@ -142,7 +146,23 @@ def _truth(ds: Any) -> dict[str, Any]:
     return json.loads(t) if isinstance(t, str) else dict(t)
 
 
-def kinematics_metrics(ds_true: Any, res: Any) -> dict[str, Any]:
+def ideal_recording(ds: Any) -> Any:
+    """The same run as perfect sensors would have recorded it: the twin's true angle, rate, acceleration and
+    motor torque (divided by the true drive gains, as the drive would report it without error)."""
+    truth = _truth(ds)
+    d = ds.copy(deep=False)
+    for ch, src in (("q", "q_true"), ("qd", "qd_true"), ("qdd", "qdd_true")):
+        d[ch] = ds[src]
+    d["tau_m"] = ds["tau_m_true"] / np.asarray(truth["pi_pds"], dtype=float)
+    return d
+
+
+def ideal_estimate(ds: Any) -> np.ndarray:
+    """Truth (b) of :func:`calibration_table`: the estimate of the same estimator (model 3) on :func:`ideal_recording`."""
+    return replay(ideal_recording(ds), 3, imu_delay_cycles=0).estimator.theta.copy()
+
+
+def kinematics_metrics(ds_true: Any, res: Any, ideal: np.ndarray | None = None) -> dict[str, Any]:
     """Errors of one replay against the twin's truth (module docstring)."""
     truth = _truth(ds_true)
     T = _temperatures(truth)
@@ -164,7 +184,8 @@ def kinematics_metrics(ds_true: Any, res: Any) -> dict[str, Any]:
         "drive_gain_error_pct": [float(100 * abs(res.pi_pds[i] - pi_true[i]) / pi_true[i]) for i in range(nd)],
         "converged_s": float(res.converged_s), "settled_s": float(res.settled_s),
         "theta": theta.tolist(), "std": u["std"].tolist(), "std_corrected": u["std_corrected"].tolist(),
-        "truth": tru.tolist(), "tau_samples": u["tau_samples"], "n_informative": u["n_informative"],
+        "truth": tru.tolist(), "truth_ideal": None if ideal is None else np.asarray(ideal).tolist(),
+        "tau_samples": u["tau_samples"], "n_informative": u["n_informative"],
         "param_names": list(res.param_names),
     }
 
@@ -219,9 +240,10 @@ def seed_campaign(seeds: Sequence[int], duration_s: float, *, counts: Sequence[i
     out: dict[str, list[dict[str, Any]]] = {}
     for s in seeds:
         ds = twin_run(int(s), duration_s)
+        ideal = ideal_estimate(ds)
         for label, (d, delay) in variants(ds, counts=counts, imu_noise=imu_noise, seed=int(s)).items():
             res = replay(d, 3, keep_rows=True, imu_delay_cycles=delay)
-            m = kinematics_metrics(ds, res)
+            m = kinematics_metrics(ds, res, ideal)
             m["seed"] = int(s)
             out.setdefault(label, []).append(m)
         if progress:
@@ -261,7 +283,7 @@ def payoff(summary: Mapping[str, Mapping[str, Any]], counts: Sequence[int], imu_
            native_counts: int, factor: float = PAYOFF_FACTOR) -> dict[str, Any]:
     """Where the IMU starts to pay off (rule: :data:`PAYOFF_FACTOR`).
 
-    Encoder resolution: the finest resolution (counts per motor revolution, native first) at which
+    Encoder resolution: the finest resolution (counts per motor revolution, native included) at which
     the encoder-only median error (larger joint) exceeds ``factor`` x the IMU's, for the friction
     curve and for the drive gains. IMU noise: the smallest noise multiple at which the IMU's median
     error exceeds ``factor`` x the encoder's (native resolution): above it the IMU no longer pays off.
@@ -272,8 +294,8 @@ def payoff(summary: Mapping[str, Mapping[str, Any]], counts: Sequence[int], imu_
     for what in ("friction_curve", "drive_gain"):
         imu = _score(summary["imu"], what)
         enc_native = _score(summary["encoder:kalman"], what)
-        ladder = [(native_counts, "encoder:kalman")] + [(int(c), f"encoder:kalman@{int(c)}") for c in
-                                                         sorted(counts, reverse=True)]
+        ladder = sorted([(native_counts, "encoder:kalman")] + [(int(c), f"encoder:kalman@{int(c)}") for c in counts],
+                        reverse=True)
         at = next((c for c, lab in ladder if lab in summary and _score(summary[lab], what) > factor * imu), None)
         res[f"{what}_imu_pays_off_at_counts"] = at
         noise_at = next((k for k in sorted(imu_noise) if f"imu x{k:g}" in summary
@@ -286,14 +308,24 @@ def payoff(summary: Mapping[str, Mapping[str, Any]], counts: Sequence[int], imu_
 
 
 def calibration_table(runs: Sequence[Mapping[str, Any]], z: float = 1.959964) -> dict[str, Any]:
-    """Coverage of the 95 % intervals over seeds, per parameter, for ``std`` and ``std_corrected``."""
+    """Coverage of the 95 % intervals over seeds, per parameter, for ``std`` and ``std_corrected``.
+
+    Two truths: (a) ``coverage_*``: the twin's drive gains and the per-joint least-squares fit of its true
+    steady friction at the visited velocities (:func:`truth_parameters`); (b) ``coverage_ideal_*``: what the
+    same estimator gives on the same run measured by perfect sensors (:func:`ideal_estimate`), i.e. the
+    errors the measurements cause, without the model's misfit of the twin's LuGre friction.
+    """
     names = runs[0]["param_names"]
     th = np.array([r["theta"] for r in runs])
     tr = np.array([r["truth"] for r in runs])
+    ti = np.array([r["truth_ideal"] for r in runs], dtype=float) if runs[0].get("truth_ideal") is not None else None
     out: dict[str, Any] = {"param_names": names, "n_seeds": len(runs)}
     for key in ("std", "std_corrected"):
         sd = np.array([r[key] for r in runs])
         out[f"coverage_{key}"] = coverage(th, sd, tr, z).tolist()
+        if ti is not None:
+            out[f"coverage_ideal_{key}"] = coverage(th, sd, ti, z).tolist()
+            out[f"min_coverage_ideal_{key}"] = float(np.min(out[f"coverage_ideal_{key}"]))
         out[f"median_{key}"] = np.median(sd, axis=0).tolist()
     out["min_coverage_plain"] = float(min(out["coverage_std"]))
     out["min_coverage_corrected"] = float(min(out["coverage_std_corrected"]))
@@ -301,8 +333,11 @@ def calibration_table(runs: Sequence[Mapping[str, Any]], z: float = 1.959964) ->
     out["median_bias"] = np.median(th - tr, axis=0).tolist()
     # what the spread over seeds alone would say: the std needed for 95 % coverage, relative to the reported one
     err = np.abs(th - tr)
-    out["needed_over_corrected"] = (np.percentile(err, 95, axis=0) /
-                                    (z * np.median(np.array([r["std_corrected"] for r in runs]), axis=0))).tolist()
+    sdc = z * np.median(np.array([r["std_corrected"] for r in runs]), axis=0)
+    out["needed_over_corrected"] = (np.percentile(err, 95, axis=0) / sdc).tolist()
+    if ti is not None:
+        out["needed_over_corrected_ideal"] = (np.percentile(np.abs(th - ti), 95, axis=0) / sdc).tolist()
+        out["median_bias_ideal"] = np.median(th - ti, axis=0).tolist()
     return out
 
 

@@ -119,10 +119,12 @@ def _beyond_rows() -> list[Headline]:
                       _dig("payoff", "friction_curve_imu_pays_off_at_counts")),
              Headline("beyond_payoff_noise", "IMU noise (x the twin's) above which the IMU stops paying off (friction "
                       "curve)" + tag, "-", "-", "beyond", "x", nb, _dig("payoff", "friction_curve_imu_stops_paying_at_noise_x")),
-             Headline("beyond_coverage_min", "95 % interval coverage over seeds, worst parameter (std x sqrt(tau))" + tag,
-                      "-", "-", "beyond", "1", nb, _dig("calibration", "imu", "min_coverage_corrected")),
-             Headline("beyond_coverage_min_plain", "95 % interval coverage over seeds, worst parameter (plain std)" + tag,
-                      "-", "-", "beyond", "1", nb, _dig("calibration", "imu", "min_coverage_plain"))]
+             Headline("beyond_coverage_min", "95 % interval coverage over seeds, worst parameter, std x sqrt(tau), "
+                      "truth (a) curve fit" + tag, "-", "-", "beyond", "1", nb,
+                      _dig("calibration", "imu", "min_coverage_corrected")),
+             Headline("beyond_coverage_min_ideal", "95 % interval coverage over seeds, worst parameter, std x sqrt(tau), "
+                      "truth (b) ideal sensors" + tag, "-", "-", "beyond", "1", nb,
+                      _dig("calibration", "imu", "min_coverage_ideal_std_corrected"))]
     return rows
 
 
