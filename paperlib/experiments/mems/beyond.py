@@ -286,7 +286,8 @@ def payoff(summary: Mapping[str, Mapping[str, Any]], counts: Sequence[int], imu_
     Encoder resolution: the finest resolution (counts per motor revolution, native included) at which
     the encoder-only median error (larger joint) exceeds ``factor`` x the IMU's, for the friction
     curve and for the drive gains. IMU noise: the smallest noise multiple at which the IMU's median
-    error exceeds ``factor`` x the encoder's (native resolution): above it the IMU no longer pays off.
+    error exceeds ``factor`` x the encoder's (native resolution): above it the IMU no longer pays off (1 when the
+    IMU does not pay off at native resolution even with its own noise).
     """
     res: dict[str, Any] = {"rule": (f"the IMU pays off where the encoder-only median error (larger of the two joints, "
                                     f"over seeds) exceeds {factor:g} x the IMU's; the IMU stops paying off where its "
@@ -298,8 +299,11 @@ def payoff(summary: Mapping[str, Mapping[str, Any]], counts: Sequence[int], imu_
                         reverse=True)
         at = next((c for c, lab in ladder if lab in summary and _score(summary[lab], what) > factor * imu), None)
         res[f"{what}_imu_pays_off_at_counts"] = at
-        noise_at = next((k for k in sorted(imu_noise) if f"imu x{k:g}" in summary
-                         and _score(summary[f"imu x{k:g}"], what) > factor * enc_native), None)
+        if imu * factor > enc_native:  # no advantage even at the twin's own IMU noise
+            noise_at = 1.0
+        else:
+            noise_at = next((k for k in sorted(imu_noise) if f"imu x{k:g}" in summary
+                             and _score(summary[f"imu x{k:g}"], what) > factor * enc_native), None)
         res[f"{what}_imu_stops_paying_at_noise_x"] = noise_at
         res[f"{what}_imu_median_pct"] = imu
         res[f"{what}_encoder_native_median_pct"] = enc_native

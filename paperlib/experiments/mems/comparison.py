@@ -31,11 +31,10 @@ NOTES: dict[str, str] = {
                      "The twin converges faster; which difference causes it is unknown",
     "conv_residual": "judged by a stated tolerance rule (paperlib/experiments/mems/temperature.py); the paper's "
                      "'about 10 s' is read off its Fig. 15. Why the twin settles faster is unknown",
-    "auto_model_choice": "chosen by the stated criterion of paperlib/estimation/model_selection.py on the twin, whose "
-                         "friction (LuGre with Stribeck and shear-thinning terms) is no polynomial: a richer model keeps "
-                         "lowering the residual; the paper chose by eye on its robot",
-    "imu_beats_encoder": "on the twin the motor encoders (2^16 counts behind a 10:1 gear) are fine enough that a causal "
-                         "observer matches the IMU; the paper expected the IMU to win on its robot (not measured there)",
+    "auto_model_choice": "chosen by the stated criterion of paperlib/estimation/model_selection.py (BIC with the effective "
+                         "sample size), which finds the true order on known-order twin runs; the twin's own friction "
+                         "(LuGre with Stribeck and shear-thinning terms) is no polynomial, so the 4th order still pays "
+                         "for its parameters there; blocked CV picks (3); the paper chose by eye on its robot",
     "model_order_knee": "chosen by a stated knee rule (paperlib/experiments/mems/model_order.py); on the twin the "
                         "4th-order model still lowers the residual by more than the rule's margin, likely because the "
                         "twin's friction (LuGre with Stribeck and shear-thinning viscous terms) is richer than a cubic "
