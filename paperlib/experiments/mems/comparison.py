@@ -35,6 +35,7 @@ NOTES: dict[str, str] = {
                          "sample size), which finds the true order on known-order twin runs; the twin's own friction "
                          "(LuGre with Stribeck and shear-thinning terms) is no polynomial, so the 4th order still pays "
                          "for its parameters there; blocked CV picks (3); the paper chose by eye on its robot",
+    "beyond_payoff_noise": "empty when the IMU kept its advantage up to the largest noise multiple tried",
     "model_order_knee": "chosen by a stated knee rule (paperlib/experiments/mems/model_order.py); on the twin the "
                         "4th-order model still lowers the residual by more than the rule's margin, likely because the "
                         "twin's friction (LuGre with Stribeck and shear-thinning viscous terms) is richer than a cubic "
