@@ -270,38 +270,43 @@ def test_stale_check_and_per_imu_fresh_flags(rx, tx):
 # ---------------------------------------------------------------------------- emulator
 
 
+#: The counting tests' sender never skips slots: a host that runs it late makes it send late, so the
+#: counts depend on the seeded faults alone (the default skips slots after 10 late periods, which a
+#: busy 2-core host triggers: skipped slots then showed up as extra, partly invisible, losses).
+NEVER_SKIP = 10**9
+
+
 def _receive_for(rx: ImuReceiver, emu: ImuEmulator, duration_s: float) -> None:
     emu.start(duration_s)
-    end = time.monotonic() + duration_s + 2.0
-    while emu.running and time.monotonic() < end:
+    while emu.running:  # the sender stops by itself after duration_s, however late the host runs it
         rx.poll()
         time.sleep(0.0005)  # give the sender thread the GIL
-    emu.join(1.0)
-    time.sleep(0.01)
-    rx.poll()
+    emu.join()
+    rx.poll()  # loopback datagrams are queued when sendto returns: this drains the rest
 
 
 def test_emulator_to_receiver_end_to_end(rx):
     motion = SineMotion(amplitude_rad=(0.6, 0.4), freq_hz=(2.0, 3.0), lever_arm_m=(0.05, 0.08))
-    with ImuEmulator((LOOPBACK, rx.address[1]), motion) as emu:
+    with ImuEmulator((LOOPBACK, rx.address[1]), motion, max_catch_up=NEVER_SKIP) as emu:
         rx.set_expected_source(emu.source_address)
         seen = []
         emu.start(0.5)
-        end = time.monotonic() + 3.0
-        while emu.running and time.monotonic() < end:
+        while emu.running:  # the sender stops by itself after its 500 slots
             if rx.poll():
                 s = rx.latest()
                 seen.append((s.timestamp_us, s.gyro.copy(), s.accel.copy(), s.age_s))
             time.sleep(0.0005)
-        emu.join(1.0)
-        time.sleep(0.01)
-        rx.poll()
+        emu.join()
+        if rx.poll():
+            s = rx.latest()
+            seen.append((s.timestamp_us, s.gyro.copy(), s.accel.copy(), s.age_s))
         st = emu.stats
     c = rx.counters
-    assert st.slots == 500 and st.sent + st.skipped == 500
+    assert st.slots == 500 and st.sent == 500 and st.skipped == 0
     assert c.valid == st.sent and c.malformed == c.foreign == c.duplicate == c.out_of_order == 0
-    assert c.lost == st.skipped
-    assert len(seen) > 50
+    assert c.lost == 0
+    # how many polls saw a new sample depends on how often the host ran this loop; each one is checked
+    assert len(seen) >= 1
     cal = ImuJointCalibration([0.05, 0.08])
     lsb_g, lsb_a = gyro_lsb_rad_s(1000), accel_lsb_m_s2(2)
     for ts, g, a, age in seen:
@@ -322,7 +327,7 @@ def test_emulator_saturates_like_the_sensor(rx):
 
 
 def test_emulator_loss_counted_from_sequence_gaps(rx):
-    emu = ImuEmulator((LOOPBACK, rx.address[1]), faults=FaultInjection(loss=0.05, seed=3))
+    emu = ImuEmulator((LOOPBACK, rx.address[1]), faults=FaultInjection(loss=0.05, seed=3), max_catch_up=NEVER_SKIP)
     _receive_for(rx, emu, 1.0)
     emu.close()
     st, c = emu.stats, rx.counters
@@ -336,7 +341,7 @@ def test_emulator_loss_counted_from_sequence_gaps(rx):
 
 def test_emulator_fault_injection_counts_match(rx):
     faults = FaultInjection(loss=0.03, duplicate=0.03, reorder=0.03, garbage=0.03, foreign=0.03, seed=11)
-    emu = ImuEmulator((LOOPBACK, rx.address[1]), faults=faults)
+    emu = ImuEmulator((LOOPBACK, rx.address[1]), faults=faults, max_catch_up=NEVER_SKIP)
     _receive_for(rx, emu, 0.6)
     emu.close()
     st, c = emu.stats, rx.counters
