@@ -34,7 +34,12 @@ Other variables and attributes
     any dimensions, but must carry non-empty ``units`` (``"1"`` for dimensionless or counts) and
     ``long_name`` and, if numeric, be finite. Optional attributes with a fixed meaning:
     ``controller``, ``config`` (JSON object), ``seed`` (integer), ``fault`` (why the run ended
-    early).
+    early), ``reduced`` (JSON object: the file keeps only some of the writer's variables, or
+    stores some in float32; :func:`reduce_recording`).
+
+Storage
+    Channels are floating point of any width (float32 halves a file where its precision is
+    enough; :func:`read_recording` returns float64 either way); ``time`` is float64.
 
 Each analysis declares the channels it needs (:func:`require_channels`,
 ``read_recording(path, require=...)``); given a file without one it stops with an error naming
@@ -117,6 +122,7 @@ __all__ = [
     "read_recording",
     "truth",
     "config",
+    "reduce_recording",
     "RecordingWriter",
     "RegistryEntry",
     "DEFAULT_REGISTRY",
@@ -1009,6 +1015,69 @@ def config(ds: xr.Dataset) -> dict[str, Any]:
     return json.loads(ds.attrs["config"])
 
 
+def reduce_recording(ds: xr.Dataset, *, keep: Iterable[str] | None = None, float32: Iterable[str] = (),
+                     purpose: str = "") -> xr.Dataset:
+    """A smaller copy of a recording for storage: only the variables an analysis reads, some in float32.
+
+    The core channel ``q``, the coordinates of the kept variables and every global attribute
+    stay; ``time`` stays float64 (the schema's rule). The copy states what was left out in its
+    ``reduced`` attribute (JSON: ``kept``, ``dropped``, ``float32``, ``purpose``), so a reader
+    knows it is not the whole log. :func:`read_recording` returns float32 variables as float64,
+    so analyses compute in double precision whatever the storage.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A recording.
+    keep : iterable of str, optional
+        Data variables to keep (``q`` is always kept); None keeps all.
+    float32 : iterable of str
+        Kept floating-point data variables to store in single precision (a relative rounding of
+        at most 6e-8).
+    purpose : str
+        Why, in a few words (e.g. "the mems notebooks' channels"), for the ``reduced`` attribute.
+
+    Returns
+    -------
+    xarray.Dataset
+        The reduced copy (valid if ``ds`` is).
+
+    Raises
+    ------
+    ValueError
+        A name in ``keep`` or ``float32`` is not a data variable of ``ds``, or a ``float32``
+        variable is not floating point or not kept.
+    """
+    names = [str(v) for v in ds.data_vars]
+    keep_set = set(names) if keep is None else set(keep) | set(CORE_CHANNELS) & set(names)
+    f32 = set(float32)
+    unknown = sorted((keep_set | f32) - set(names))
+    if unknown:
+        raise ValueError(f"reduce_recording: {unknown} not in the recording (variables: {sorted(names)})")
+    not_kept = sorted(f32 - keep_set)
+    if not_kept:
+        raise ValueError(f"reduce_recording: float32 variable(s) {not_kept} are not kept")
+    not_float = sorted(v for v in f32 if ds[v].dtype.kind != "f")
+    if not_float:
+        raise ValueError(f"reduce_recording: {not_float} are not floating point")
+    dropped = [v for v in names if v not in keep_set]
+    out = ds.drop_vars(dropped)
+    unused = [str(c) for c in out.coords if c not in out.dims and str(c) not in ("time", "joint")]
+    unused += [str(d) for d in out.dims if d not in ("time", "joint")
+               and not any(d in out[v].dims for v in out.data_vars)]
+    out = out.drop_vars([c for c in dict.fromkeys(unused) if c in out.variables])
+    for v in sorted(f32):
+        out[v] = out[v].astype(np.float32)
+    previous = json.loads(ds.attrs["reduced"]) if "reduced" in ds.attrs else None
+    note = {"kept": sorted(str(v) for v in out.data_vars), "dropped": dropped, "float32": sorted(f32),
+            "purpose": purpose}
+    if previous:
+        note["dropped"] = sorted(set(previous.get("dropped", [])) | set(dropped))
+        note["float32"] = sorted(set(previous.get("float32", [])) | f32)
+    out.attrs = {**ds.attrs, "reduced": json.dumps(note)}
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # files
 # --------------------------------------------------------------------------------------------
@@ -1158,6 +1227,13 @@ def read_recording(path: str | os.PathLike[str], require: Iterable[str] = (),
     ds = _canonicalised(ds.drop_encoding())
     validate(ds, str(path))
     require_channels(ds, require, name=str(path), analysis=analysis)
+    return _as_float64(ds)
+
+
+def _as_float64(ds: xr.Dataset) -> xr.Dataset:
+    """Single-precision data variables (a storage choice, :func:`reduce_recording`) as float64."""
+    for v in [v for v in ds.data_vars if ds[v].dtype == np.float32]:
+        ds[v] = ds[v].astype(np.float64)
     return ds
 
 

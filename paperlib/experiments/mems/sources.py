@@ -266,7 +266,7 @@ def final_estimate(ds: xr.Dataset, model: int = 3, tail_s: float = 5.0) -> tuple
 
 def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str | os.PathLike[str] | None = None,
                        warm_from: xr.Dataset | None = None, output: str | os.PathLike[str] | None = None,
-                       progress: bool = False) -> xr.Dataset:
+                       progress: bool = False, store: Mapping[str, Any] | None = None) -> xr.Dataset:
     """Make one recording from ``twin`` or ``hardware`` (writing it to ``output`` if given).
 
     Parameters
@@ -282,6 +282,11 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
         Where to write the recording (``.nc``).
     progress : bool
         Print the twin's speed.
+    store : mapping, optional
+        What to write of a twin recording: ``{"keep": [...] | None, "float32": [...], "purpose": str}``
+        (:func:`paperlib.recordings.reduce_recording`; the pipeline's
+        :func:`paperlib.experiments.mems.pipeline.storage`). The returned dataset is what was
+        written. Hardware recordings are always written whole.
 
     Raises
     ------
@@ -305,6 +310,11 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
         except ImportError as exc:
             raise SourceError(f"source 'twin' needs paperlib.twin.simulate, which cannot be imported: {exc}") from exc
         ds = simulate(**simulate_kwargs(spec), progress=progress)
+        if store and (store.get("keep") is not None or store.get("float32")):
+            from paperlib.recordings import reduce_recording
+
+            ds = reduce_recording(ds, keep=store.get("keep"), float32=store.get("float32", ()),
+                                  purpose=str(store.get("purpose", "")))
         if output is not None:
             write_recording(ds, output)
         return ds
