@@ -1016,7 +1016,7 @@ def config(ds: xr.Dataset) -> dict[str, Any]:
 
 
 def reduce_recording(ds: xr.Dataset, *, keep: Iterable[str] | None = None, float32: Iterable[str] = (),
-                     purpose: str = "") -> xr.Dataset:
+                     resolution: Mapping[str, float] | None = None, purpose: str = "") -> xr.Dataset:
     """A smaller copy of a recording for storage: only the variables an analysis reads, some in float32.
 
     The core channel ``q``, the coordinates of the kept variables and every global attribute
@@ -1034,6 +1034,12 @@ def reduce_recording(ds: xr.Dataset, *, keep: Iterable[str] | None = None, float
     float32 : iterable of str
         Kept floating-point data variables to store in single precision (a relative rounding of
         at most 6e-8).
+    resolution : mapping of str to float, optional
+        Kept variables whose every value is an integer multiple of a known step (an encoder's
+        count, a drive's torque LSB), in the variable's units: when ``round(x / step) * step``
+        gives back every value bit for bit, the step is noted in the variable's ``resolution``
+        attribute and :func:`write_recording` stores the integer counts (lossless); otherwise the
+        variable is left as it is.
     purpose : str
         Why, in a few words (e.g. "the mems notebooks' channels"), for the ``reduced`` attribute.
 
@@ -1068,9 +1074,14 @@ def reduce_recording(ds: xr.Dataset, *, keep: Iterable[str] | None = None, float
     out = out.drop_vars([c for c in dict.fromkeys(unused) if c in out.variables])
     for v in sorted(f32):
         out[v] = out[v].astype(np.float32)
+    packed = []
+    for v, step in (resolution or {}).items():
+        if v in out.data_vars and v not in f32 and _counts(out[v].values, float(step)) is not None:
+            out[v].attrs = {**out[v].attrs, "resolution": float(step)}
+            packed.append(v)
     previous = json.loads(ds.attrs["reduced"]) if "reduced" in ds.attrs else None
     note = {"kept": sorted(str(v) for v in out.data_vars), "dropped": dropped, "float32": sorted(f32),
-            "purpose": purpose}
+            "integer_counts": sorted(packed), "purpose": purpose}
     if previous:
         note["dropped"] = sorted(set(previous.get("dropped", [])) | set(dropped))
         note["float32"] = sorted(set(previous.get("float32", [])) | f32)
@@ -1086,15 +1097,35 @@ _COMPRESSION = {"zlib": True, "complevel": 4, "shuffle": True, "fletcher32": Tru
 _CHUNK_BYTES = 1 << 20  # ~1 MiB chunks
 
 
+def _counts(values: np.ndarray, step: float) -> np.ndarray | None:
+    """``values / step`` as int32 counts if ``counts * step`` gives every value back bit for bit, else None."""
+    if not (math.isfinite(step) and step > 0) or values.dtype.kind != "f" or values.size == 0:
+        return None
+    with np.errstate(all="ignore"):
+        k = np.round(values / step)
+    if not np.all(np.abs(k) < 2**31 - 1) or not np.array_equal(k.astype(np.int32) * step, values):
+        return None
+    return k.astype(np.int32)
+
+
 def _encoding(ds: xr.Dataset) -> dict[str, dict[str, Any]]:
-    """Per-variable encoding: compression and checksums on numeric arrays, no fill values."""
+    """Per-variable encoding: compression and checksums on numeric arrays, no fill values.
+
+    A float variable with a ``resolution`` attribute whose values are all exact multiples of it
+    is stored as integer counts with that ``scale_factor`` (read back bit for bit as float64).
+    """
     enc: dict[str, dict[str, Any]] = {}
     for vname, var in ds.variables.items():
         e: dict[str, Any] = {"_FillValue": None}
         if var.dtype.kind in "fiu" and var.ndim > 0 and var.size > 0:
             e.update(_COMPRESSION)
+            itemsize = var.dtype.itemsize
+            step = var.attrs.get("resolution")
+            if _is_real(step) and var.dtype == np.float64 and _counts(np.asarray(var.values), float(step)) is not None:
+                e.update({"dtype": "int32", "scale_factor": float(step)})
+                itemsize = 4
             other = int(np.prod(var.shape[1:], dtype=np.int64)) if var.ndim > 1 else 1
-            rows = max(1, min(var.shape[0], _CHUNK_BYTES // (var.dtype.itemsize * max(other, 1))))
+            rows = max(1, min(var.shape[0], _CHUNK_BYTES // (itemsize * max(other, 1))))
             e["chunksizes"] = (rows, *var.shape[1:])
         enc[str(vname)] = e
     return enc

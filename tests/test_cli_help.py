@@ -31,7 +31,12 @@ def test_every_option_and_argument_has_help() -> None:
     missing = []
     for path, parser in COMMANDS:
         for action in parser._actions:
-            if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
+            if isinstance(action, argparse._HelpAction):
+                continue
+            if isinstance(action, argparse._SubParsersAction):
+                helped = {c.dest for c in action._choices_actions if (c.help or "").strip()}
+                missing += [f"paperlib {' '.join(path + (name,))} (sub-command)" for name in action.choices
+                            if name not in helped]
                 continue
             if not (action.help or "").strip() or action.help == argparse.SUPPRESS:
                 missing.append(f"paperlib {' '.join(path)} {'/'.join(action.option_strings) or action.dest}")

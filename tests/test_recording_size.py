@@ -35,6 +35,25 @@ def test_reduce_keeps_core_and_states_what_it_dropped(twin_ac, tmp_path) -> None
     assert back.attrs["truth"] == twin_ac.attrs["truth"]
 
 
+def test_quantized_channels_are_stored_as_counts_bit_for_bit(twin_ac, tmp_path) -> None:
+    import h5py
+
+    steps = sources.twin_resolutions()
+    assert set(steps) == {"q", "tau_m"}
+    small = reduce_recording(twin_ac, keep=["q", "tau_m", "qd"], resolution={**steps, "qd": 1e-3})
+    assert json.loads(small.attrs["reduced"])["integer_counts"] == ["q", "tau_m"]  # qd is no multiple of 1e-3
+    path = write_recording(small, tmp_path / "counts.nc")
+    with h5py.File(path) as h:
+        assert h["q"].dtype == np.int32 and h["tau_m"].dtype == np.int32 and h["qd"].dtype == np.float64
+    back = read_recording(path)
+    for v in ("q", "tau_m", "qd"):
+        assert back[v].dtype == np.float64
+        np.testing.assert_array_equal(back[v].values, twin_ac[v].values)
+    # a step the values are not multiples of is not used
+    off = reduce_recording(twin_ac, keep=["q"], resolution={"q": 1.5 * steps["q"]})
+    assert "resolution" not in off["q"].attrs
+
+
 def test_reduce_refuses_unknown_names(twin_ac) -> None:
     with pytest.raises(ValueError, match="not in the recording"):
         reduce_recording(twin_ac, keep=["q", "no_such"])
@@ -46,8 +65,7 @@ def test_reduced_file_is_smaller(twin_ac, tmp_path) -> None:
     cfg = P.load_config()
     full = write_recording(twin_ac, tmp_path / "full.nc").stat().st_size
     st = P.storage(cfg, "cold")
-    small = write_recording(reduce_recording(twin_ac, keep=st["keep"], float32=st["float32"]),
-                            tmp_path / "small.nc").stat().st_size
+    small = write_recording(reduce_recording(twin_ac, **st), tmp_path / "small.nc").stat().st_size
     assert small < 0.5 * full
 
 
@@ -80,18 +98,18 @@ def test_notebook_analyses_run_on_reduced_recordings(twin_ac) -> None:
     """What each notebook calls works on a recording reduced to its NOTEBOOK_READS (a channel the
     analysis reads but the list forgot would raise here)."""
     cfg = P.load_config()
-    cold = reduce_recording(twin_ac, **{k: v for k, v in P.storage(cfg, "cold").items() if k != "purpose"})
+    cold = reduce_recording(twin_ac, **P.storage(cfg, "cold"))
     hist = ff.estimate_history(cold, 3)
     assert hist.attrs["estimate_from"] == "online"
     comp = ff.lagrangian_components(cold, hist, 3)
     assert "Q_F_true" in comp and np.isfinite(comp["Q_F_meas"].values).all()
     np.nanmean(cold["temperature"].values)
-    ac = reduce_recording(twin_ac, **{k: v for k, v in P.storage(cfg, "ac").items() if k != "purpose"})
+    ac = reduce_recording(twin_ac, **P.storage(cfg, "ac"))
     m = tr.compare_controllers({"AC": ac}, (0.5, 3.0))
     assert np.isfinite(m["rms"].values).all()
     tr.torque_shares(ac, (0.5, 3.0))
     tr.window_with_motions(ac, 2)
-    ident = reduce_recording(twin_ac, **{k: v for k, v in P.storage(cfg, "identification").items() if k != "purpose"})
+    ident = reduce_recording(twin_ac, **P.storage(cfg, "identification"))
     sources.final_estimate(ident, 3)
     with pytest.raises(RecordingError):  # a channel that is not kept is refused by name, not a KeyError
         from paperlib.recordings import require_channels

@@ -242,7 +242,9 @@ def storage(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
     :data:`NOTEBOOK_READS` over the notebooks that use the recording, plus
     :data:`WARM_START_READS` when another recording warm-starts from it. ``float32`` lists the
     kept variables of ``float32_channels``, except the warm-start ones of such a recording (the
-    next run starts from them: rounding them would change that run).
+    next run starts from them: rounding them would change that run). ``resolution``: the steps
+    the twin quantizes ``q`` and ``tau_m`` to (:func:`sources.twin_resolutions`), stored as
+    integer counts, bit for bit.
     """
     if cfg["keep_recordings"] == "full":
         return {"keep": None, "float32": [], "purpose": "full"}
@@ -258,7 +260,8 @@ def storage(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
         f32 -= set(WARM_START_READS)
     purpose = (f"the variables read by {', '.join(users) or 'no notebook'}" + (" and the warm start" if warm_source else "")
                + "; the whole log: keep_recordings: full (paperlib reproduce mems --full-recordings)")
-    return {"keep": sorted(keep), "float32": sorted(f32), "purpose": purpose}
+    resolution = {v: r for v, r in sources.twin_resolutions().items() if v in keep and v not in f32}
+    return {"keep": sorted(keep), "float32": sorted(f32), "resolution": resolution, "purpose": purpose}
 
 
 def notebook_params(cfg: Mapping[str, Any], plan: Mapping[str, Mapping[str, Any]], nb: str) -> dict[str, Any]:
