@@ -46,13 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: Commands that compile numba kernels on their first run with a given source tree, and about how
-#: long that takes [s] (measured on the 2-core VM with an empty cache; see README). The cache is
-#: keyed by the package's sources (:mod:`paperlib._numba_cache`), so the message returns after a
-#: source change, when numba really compiles again.
+#: long that takes [s]: CPU time of a first run minus a second one, with an empty cache, on the
+#: 2-core VM (record 22.2 - 3.2 s, identify 5.5 - 2.2 s; measured under load, where the wall time
+#: was several times longer). The cache is keyed by the package's sources
+#: (:mod:`paperlib._numba_cache`), so the message returns after a source change, when numba
+#: really compiles again.
 FIRST_RUN_COMPILE_S: dict[str, int] = {
-    "record": 30,
-    "run": 30,
-    "identify": 15,
+    "record": 20,
+    "identify": 5,
 }
 
 

@@ -1077,7 +1077,7 @@ def reduce_recording(ds: xr.Dataset, *, keep: Iterable[str] | None = None, float
     packed = []
     for v, step in (resolution or {}).items():
         if v in out.data_vars and v not in f32 and _counts(out[v].values, float(step)) is not None:
-            out[v].attrs = {**out[v].attrs, "resolution": float(step)}
+            out[v] = out[v].copy(deep=False).assign_attrs(resolution=float(step))  # ds's attrs stay untouched
             packed.append(v)
     previous = json.loads(ds.attrs["reduced"]) if "reduced" in ds.attrs else None
     note = {"kept": sorted(str(v) for v in out.data_vars), "dropped": dropped, "float32": sorted(f32),
@@ -1203,7 +1203,9 @@ def write_recording(ds: xr.Dataset, path: str | os.PathLike[str]) -> Path:
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        ds.to_netcdf(tmp, engine="h5netcdf", encoding=_encoding(ds))
+        with warnings.catch_warnings():  # integer counts have no fill value: _encoding checked they hold no NaN
+            warnings.filterwarnings("ignore", message=".*as an integer dtype without any _FillValue.*")
+            ds.to_netcdf(tmp, engine="h5netcdf", encoding=_encoding(ds))
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         os.chmod(tmp, _file_mode(path))  # mkstemp creates 0o600

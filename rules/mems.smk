@@ -5,13 +5,13 @@
 # The plan (which recordings, from where, notebook parameters, outputs) comes from
 # paperlib/experiments/mems/pipeline.py; the configuration from config/mems.yaml with the run
 # configuration's `mems:` section merged over it. Overrides on the command line (--config key=value):
-# source, rig_config, keep_recordings (`paperlib reproduce --full-recordings` sets it to full).
+# source, rig_config, recording_storage (`paperlib reproduce --full-recordings` sets it to full).
 
 import json
 
 from paperlib.experiments.mems import pipeline as MEMS_P
 
-_mems_over = {k: config[k] for k in ("source", "rig_config", "keep_recordings") if k in config}
+_mems_over = {k: config[k] for k in ("source", "rig_config", "recording_storage") if k in config}
 MEMS_CFG = MEMS_P.normalise_config(MEMS_P.merge(
     MEMS_P.load_config(config.get("config_file"), results_root=RESULTS, figures_root=FIGURES), _mems_over))
 MEMS_PLAN = MEMS_P.recording_plan(MEMS_CFG)

@@ -42,7 +42,7 @@ def test_twin_run_gives_errors_against_the_truth_and_no_warning(ctc, tmp_path, c
         assert abs(row["relative_error_percent"]) < 1.0  # the estimator recovers the twin's gains
         assert f"{row['name']}: {row['estimate']:.4f} against the twin's {row['true']:.4f}" in err
     for row in errs["friction"]:
-        assert 0 < row["rms_error_Nm"] < 0.25 * row["rms_true_Nm"]
+        assert 0 < row["rms_error_Nm"] < 0.10 * row["rms_true_Nm"]  # ~4 % seen: the model lumps passive joints in
         assert f"friction, joint {row['joint']}" in err
     assert res["warnings"] == [] and "warning" not in err
 

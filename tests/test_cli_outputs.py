@@ -30,7 +30,7 @@ def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
 def _output_options():
     for path, parser in _walk(cli.build_parser()):
         for action in parser._actions:
-            if action.dest in OUTPUT_DESTS and action.option_strings:
+            if action.dest in OUTPUT_DESTS and action.option_strings and action.nargs != 0:  # not --json flags
                 yield path, action
 
 

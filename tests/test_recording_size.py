@@ -71,16 +71,16 @@ def test_reduced_file_is_smaller(twin_ac, tmp_path) -> None:
 
 def test_storage_follows_the_notebooks() -> None:
     cfg = P.load_config()
-    assert cfg["keep_recordings"] == "analysis"
+    assert cfg["recording_storage"] == "analysis"
     ident = P.storage(cfg, "identification")
     # read by 02 and 03, and warm-started from by pd/ctc/ac
     assert set(ident["keep"]) == set(P.NOTEBOOK_READS["02_model_order"]) | set(P.NOTEBOOK_READS["03_friction_fits"])
     assert "pi_hat" in ident["keep"]
     assert set(P.storage(cfg, "ac")["keep"]) == set(P.NOTEBOOK_READS["04_controller_comparison"])
-    full = P.normalise_config(P.merge(cfg, {"keep_recordings": "full"}))
+    full = P.normalise_config(P.merge(cfg, {"recording_storage": "full"}))
     assert P.storage(full, "cold")["keep"] is None and P.storage(full, "cold")["float32"] == []
-    with pytest.raises(ValueError, match="keep_recordings"):
-        P.normalise_config(P.merge(cfg, {"keep_recordings": "some"}))
+    with pytest.raises(ValueError, match="recording_storage"):
+        P.normalise_config(P.merge(cfg, {"recording_storage": "some"}))
 
 
 def test_full_recordings_flag_reaches_snakemake() -> None:
@@ -89,9 +89,9 @@ def test_full_recordings_flag_reaches_snakemake() -> None:
 
     args = build_parser().parse_args(["reproduce", "mems", "--full-recordings"])
     cmd = snakemake_command(args)
-    assert "keep_recordings=full" in cmd[cmd.index("--config"):]
+    assert "recording_storage=full" in cmd[cmd.index("--config"):]
     args = build_parser().parse_args(["reproduce", "mems"])
-    assert "keep_recordings=full" not in snakemake_command(args)
+    assert "recording_storage=full" not in snakemake_command(args)
 
 
 def test_notebook_analyses_run_on_reduced_recordings(twin_ac) -> None:

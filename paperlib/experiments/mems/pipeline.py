@@ -23,7 +23,7 @@ e.g. ``config/smoke.yaml``, is merged over it key by key from its ``mems:`` sect
     Output folders (``results/mems``, ``figures/mems``).
 ``formats``
     Figure formats (``[png, svg]``).
-``keep_recordings``
+``recording_storage``
     What the pipeline stores of each twin recording it makes: ``analysis`` (default) keeps only
     the data variables the notebooks read (:data:`NOTEBOOK_READS`, plus the online estimate of a
     recording another one warm-starts from), with the variables of ``float32_channels`` in single
@@ -31,7 +31,7 @@ e.g. ``config/smoke.yaml``, is merged over it key by key from its ``mems:`` sect
     (``paperlib reproduce mems --full-recordings``). Archived and hardware recordings are never
     reduced: a twin recording can be made again from its spec, a measured one cannot.
 ``float32_channels``
-    Variables stored in single precision when ``keep_recordings`` is ``analysis``.
+    Variables stored in single precision when ``recording_storage`` is ``analysis``.
 ``recordings``
     name -> recording spec (:data:`paperlib.experiments.mems.sources.SPEC_KEYS`; plus optional
     ``archive_name``, the registry name if it differs).
@@ -87,7 +87,7 @@ _PIPELINE_ONLY_SPEC_KEYS = ("archive_name", "description")
 #: The data variables each notebook reads from its recordings (its own code and the layers' it
 #: calls: the estimator replay reads q, qd, qdd, tau_m; Figs. 6-7 and 12-15 the online estimate and
 #: the twin's true friction; Figs. 8-11 the setpoints, q and the torque parts). With
-#: ``keep_recordings: analysis`` a twin recording keeps the union over the notebooks that use it.
+#: ``recording_storage: analysis`` a twin recording keeps the union over the notebooks that use it.
 NOTEBOOK_READS: dict[str, tuple[str, ...]] = {
     "01_workspace_trajectories": (),
     "02_model_order": ("q", "qd", "qdd", "tau_m"),
@@ -98,7 +98,7 @@ NOTEBOOK_READS: dict[str, tuple[str, ...]] = {
 #: What a recording keeps when another one warm-starts from it (:func:`sources.final_estimate`
 #: averages the online estimate over its last seconds).
 WARM_START_READS: tuple[str, ...] = ("pi_hat",)
-#: Values of ``keep_recordings``.
+#: Values of ``recording_storage``.
 KEEP_MODES = ("analysis", "full")
 
 
@@ -163,10 +163,10 @@ def normalise_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
     cfg.setdefault("recordings", {})
     cfg.setdefault("notebooks", {})
     cfg.setdefault("sweep", None)
-    cfg.setdefault("keep_recordings", "analysis")
+    cfg.setdefault("recording_storage", "analysis")
     cfg.setdefault("float32_channels", [])
-    if cfg["keep_recordings"] not in KEEP_MODES:
-        raise ValueError(f"config: keep_recordings must be one of {KEEP_MODES}, not {cfg['keep_recordings']!r}")
+    if cfg["recording_storage"] not in KEEP_MODES:
+        raise ValueError(f"config: recording_storage must be one of {KEEP_MODES}, not {cfg['recording_storage']!r}")
     if cfg["source"] not in sources.SOURCES:
         raise ValueError(f"config: source must be one of {sources.SOURCES}, not {cfg['source']!r}")
     if cfg["source"] == "hardware":
@@ -238,7 +238,7 @@ def recording_plan(cfg: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 def storage(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
     """How the pipeline stores the twin recording ``name``: ``{"keep", "float32", "purpose"}``.
 
-    ``keep`` is None (everything, float64) with ``keep_recordings: full``; otherwise the union of
+    ``keep`` is None (everything, float64) with ``recording_storage: full``; otherwise the union of
     :data:`NOTEBOOK_READS` over the notebooks that use the recording, plus
     :data:`WARM_START_READS` when another recording warm-starts from it. ``float32`` lists the
     kept variables of ``float32_channels``, except the warm-start ones of such a recording (the
@@ -246,7 +246,7 @@ def storage(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
     the twin quantizes ``q`` and ``tau_m`` to (:func:`sources.twin_resolutions`), stored as
     integer counts, bit for bit.
     """
-    if cfg["keep_recordings"] == "full":
+    if cfg["recording_storage"] == "full":
         return {"keep": None, "float32": [], "purpose": "full"}
     users = [nb for nb in NOTEBOOKS if name in _notebook_recordings(cfg, nb).values()]
     warm_source = any(spec.get("warm_start") == name for spec in cfg["recordings"].values())
@@ -259,7 +259,7 @@ def storage(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
     if warm_source:
         f32 -= set(WARM_START_READS)
     purpose = (f"the variables read by {', '.join(users) or 'no notebook'}" + (" and the warm start" if warm_source else "")
-               + "; the whole log: keep_recordings: full (paperlib reproduce mems --full-recordings)")
+               + "; the whole log: recording_storage: full (paperlib reproduce mems --full-recordings)")
     resolution = {v: r for v, r in sources.twin_resolutions().items() if v in keep and v not in f32}
     return {"keep": sorted(keep), "float32": sorted(f32), "resolution": resolution, "purpose": purpose}
 
