@@ -51,7 +51,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--rig-config", default=None, help="rig configuration TOML (with --source hardware)")
     p.add_argument("--full-recordings", action="store_true",
                    help="keep every channel of the twin recordings the mems paper makes, in float64 at 4 kHz "
-                        "(about 3x the disk); default: only what its notebooks read (config key recording_storage)")
+                        "(about 4x the disk); default: only what its notebooks read (config key recording_storage)")
     p.add_argument("--forceall", action="store_true", help="rebuild everything, even what is up to date")
     p.add_argument("--quiet", action="store_true", help="less Snakemake output")
     p.set_defaults(func=run)
