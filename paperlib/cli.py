@@ -77,6 +77,15 @@ def compile_notice(tag: str) -> str | None:
             f"cached in {_numba_cache.cache_dir()})")
 
 
+def iter_commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
+    """(command path, parser) for ``parser`` and every sub-command below it, depth first."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from iter_commands(sub, path + (name,))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)

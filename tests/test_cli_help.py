@@ -6,19 +6,10 @@ import argparse
 
 import pytest
 
-from paperlib.cli import build_parser, main
+from paperlib.cli import build_parser, iter_commands, main
 
 
-def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
-    """(command path, parser) for the top parser and every sub-command, depth first."""
-    yield path, parser
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                yield from _walk(sub, path + (name,))
-
-
-COMMANDS = list(_walk(build_parser()))
+COMMANDS = list(iter_commands(build_parser()))
 
 
 def test_the_tree_has_every_command() -> None:

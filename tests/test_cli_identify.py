@@ -35,6 +35,7 @@ def test_twin_run_gives_errors_against_the_truth_and_no_warning(ctc, tmp_path, c
     res, err = _identify(path, tmp_path, capsys)
     true_pds = truth(ds)["pi_pds"]
     errs = res["truth_errors"]
+    print(json.dumps(errs, indent=1), res["converged_s"])
     for k, row in enumerate(errs["pi_pds"]):
         assert row["true"] == pytest.approx(true_pds[k])
         assert row["estimate"] == pytest.approx(res["pi_pds"][k])
@@ -56,6 +57,7 @@ def test_random_torques_warn(ctc, tmp_path, capsys) -> None:
     bad["tau_m"].values[:] = rng.normal(0.0, float(ds["tau_m"].std()), ds["tau_m"].shape)
     path = write_recording(bad, tmp_path / "random.nc")
     res, err = _identify(path, tmp_path, capsys)
+    print(res["pi_pds"], res["converged_s"], res["warnings"])
     lo, hi = DRIVE_GAIN_BAND
     assert any(not lo <= g <= hi for g in res["pi_pds"])
     assert any("drive gain" in w and "outside the plausible band" in w for w in res["warnings"])

@@ -13,22 +13,15 @@ import argparse
 import pytest
 
 from paperlib import cli
+from paperlib.cli import iter_commands
 from paperlib.cli_args import OUTPUT_TYPES, output_problem
 
 #: option dests that name something a command writes
 OUTPUT_DESTS = {"output", "json", "json_out", "out", "keep_source", "workdir", "results_dir", "figures_dir"}
 
 
-def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
-    yield path, parser
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                yield from _walk(sub, path + (name,))
-
-
 def _output_options():
-    for path, parser in _walk(cli.build_parser()):
+    for path, parser in iter_commands(cli.build_parser()):
         for action in parser._actions:
             if action.dest in OUTPUT_DESTS and action.option_strings and action.nargs != 0:  # not --json flags
                 yield path, action
@@ -67,7 +60,7 @@ def no_work(monkeypatch):
 
     def build():
         parser = real()
-        for _, p in _walk(parser):
+        for _, p in iter_commands(parser):
             if p.get_default("func") is not None:
                 p.set_defaults(func=lambda args: pytest.fail("the command started working"))
         return parser
@@ -124,7 +117,7 @@ def test_a_good_output_passes_to_the_command(tmp_path, monkeypatch) -> None:
 
     def build():
         parser = real()
-        for _, p in _walk(parser):
+        for _, p in iter_commands(parser):
             if p.get_default("func") is not None:
                 p.set_defaults(func=lambda args: seen.setdefault("output", args.output) and 0)
         return parser

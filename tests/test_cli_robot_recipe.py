@@ -95,6 +95,7 @@ def test_urdf_robot_is_identified(recording, tmp_path, capsys) -> None:
     out = tmp_path / "out.json"
     assert main(["serial", "identify", str(path), "--robot", str(urdf), "--json", str(out)]) == 0
     res = json.loads(out.read_text())
+    print({k: res[k] for k in ("fv", "fs", "rms_validation_relative")}, "truth", TRUE)
     assert res["robot"] == "my_2dof" and res["source"] == "twin"
     for j in (1, 2):
         assert res["fv"][j - 1] == pytest.approx(TRUE[f"fv{j}"], rel=0.05)
