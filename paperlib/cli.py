@@ -46,14 +46,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: Commands that compile numba kernels on their first run with a given source tree, and about how
-#: long that takes [s]: CPU time of a first run minus a second one, with an empty cache, on the
-#: 2-core VM (record 22.2 - 3.2 s, identify 5.5 - 2.2 s; measured under load, where the wall time
-#: was several times longer). The cache is keyed by the package's sources
-#: (:mod:`paperlib._numba_cache`), so the message returns after a source change, when numba
-#: really compiles again.
+#: long that takes [s]: CPU time of a first run (empty cache) minus that of the second run, on
+#: the 2-core VM (record 22.2 - 3.2 s, run --rig twin 20.8 - 4.0 s, identify 5.5 - 2.2 s; measured
+#: under load, where the wall time was several times longer). The cache is keyed by the package's
+#: sources (:mod:`paperlib._numba_cache`), so the message returns after a source change, when
+#: numba really compiles again.
 FIRST_RUN_COMPILE_S: dict[str, int] = {
-    "record": 20,
-    "identify": 5,
+    "record": 19,
+    "run": 17,
+    "identify": 3,
 }
 
 
