@@ -39,7 +39,10 @@ Other variables and attributes
 
 Storage
     Channels are floating point of any width (float32 halves a file where its precision is
-    enough; :func:`read_recording` returns float64 either way); ``time`` is float64.
+    enough; :func:`read_recording` returns float64 either way); ``time`` is float64. A float64
+    variable with a ``resolution`` attribute (its sensor's step, in its units) whose values are
+    all exact multiples of it is written as int32 counts with that ``scale_factor``, and read
+    back bit for bit.
 
 Each analysis declares the channels it needs (:func:`require_channels`,
 ``read_recording(path, require=...)``); given a file without one it stops with an error naming
@@ -1021,8 +1024,8 @@ def reduce_recording(ds: xr.Dataset, *, keep: Iterable[str] | None = None, float
 
     The core channel ``q``, the coordinates of the kept variables and every global attribute
     stay; ``time`` stays float64 (the schema's rule). The copy states what was left out in its
-    ``reduced`` attribute (JSON: ``kept``, ``dropped``, ``float32``, ``purpose``), so a reader
-    knows it is not the whole log. :func:`read_recording` returns float32 variables as float64,
+    ``reduced`` attribute (JSON: ``kept``, ``dropped``, ``float32``, ``integer_counts``,
+    ``purpose``), so a reader knows it is not the whole log. :func:`read_recording` returns float32 variables as float64,
     so analyses compute in double precision whatever the storage.
 
     Parameters
@@ -1055,7 +1058,7 @@ def reduce_recording(ds: xr.Dataset, *, keep: Iterable[str] | None = None, float
         variable is not floating point or not kept.
     """
     names = [str(v) for v in ds.data_vars]
-    keep_set = set(names) if keep is None else set(keep) | set(CORE_CHANNELS) & set(names)
+    keep_set = set(names) if keep is None else set(keep) | (set(CORE_CHANNELS) & set(names))
     f32 = set(float32)
     unknown = sorted((keep_set | f32) - set(names))
     if unknown:
@@ -1085,6 +1088,7 @@ def reduce_recording(ds: xr.Dataset, *, keep: Iterable[str] | None = None, float
     if previous:
         note["dropped"] = sorted(set(previous.get("dropped", [])) | set(dropped))
         note["float32"] = sorted(set(previous.get("float32", [])) | f32)
+        note["integer_counts"] = sorted(set(previous.get("integer_counts", [])) | set(packed))
     out.attrs = {**ds.attrs, "reduced": json.dumps(note)}
     return out
 
