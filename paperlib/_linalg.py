@@ -32,7 +32,7 @@ def solve_inplace(work, out, n):  # pragma: no cover - compiled
         out[i] = s / work[i, i]
 
 
-@rt_njit
+@rt_njit(inline="always")
 def solve2(M, b0, b1, out):  # pragma: no cover - compiled
     """out = M^-1 [b0, b1] for a 2x2 matrix (Cramer's rule)."""
     det = M[0, 0] * M[1, 1] - M[0, 1] * M[1, 0]
@@ -40,7 +40,7 @@ def solve2(M, b0, b1, out):  # pragma: no cover - compiled
     out[1] = (M[0, 0] * b1 - M[1, 0] * b0) / det
 
 
-@rt_njit
+@rt_njit(inline="always")
 def accel_from(M, Q, h, out, work):  # pragma: no cover - compiled
     """out = M^-1 (Q - h) for a small symmetric positive definite M (n = 1, 2 closed form)."""
     n = M.shape[0]

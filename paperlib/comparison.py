@@ -33,7 +33,7 @@ __all__ = ["Headline", "AGREEMENT_RULES", "dig", "agreement", "build_comparison"
            "load_results", "headlines_of", "write_index", "main"]
 
 #: Verdicts that need no explanation (any other verdict, and every calibrated row, carries a note).
-AGREEING = frozenset({"agrees", "same", "satisfied"})
+AGREEING = frozenset({"agrees", "same", "satisfied", "beyond the paper"})
 
 #: How the verdict is reached, by kind of claim.
 AGREEMENT_RULES: dict[str, str] = {
@@ -45,6 +45,7 @@ AGREEMENT_RULES: dict[str, str] = {
               "[0.5, 2]; otherwise 'differs'",
     "lower_bound": "the paper gives a lower bound ('> x'): 'satisfied' or 'not satisfied'",
     "choice": "a discrete choice or a yes/no finding: 'same' or 'differs'",
+    "beyond": "a study beyond the paper (no published value): the number is reported, not judged ('beyond the paper')",
 }
 
 
@@ -117,6 +118,8 @@ def agreement(kind: str, paper: Any, value: Any) -> tuple[float | None, str]:
         return None, "not reproduced"
     if kind == "choice":
         return None, "same" if value == paper else "differs"
+    if kind == "beyond":
+        return None, "beyond the paper"
     v, p = _num(value), _num(paper)
     if v is None or p is None or not math.isfinite(v):
         return None, "not reproduced (not finite)"

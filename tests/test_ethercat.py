@@ -336,12 +336,9 @@ def test_cyclic_exchange_moves_plant(pair, record_property):
 
 @pytest.mark.root
 def test_no_slave(pair):
-    t0 = time.perf_counter()
+    # the scans have their own timeouts: the call returns (how long a busy host takes is not judged)
     with pytest.raises(NoSlaveError, match=f"no EtherCAT slave found on {pair.ifname['master']}"):
         _open(pair)
-    # a hang guard, not a speed target: the scans' own timeouts sum to well under a second; only a
-    # master that never gives up would take a minute (how long a busy host takes is not judged)
-    assert time.perf_counter() - t0 < 60.0
     assert probe(pair.ifname["master"], pair.ns["master"]) == []
 
 
@@ -416,9 +413,7 @@ def test_frame_loss_burst_raises(pair):
         print("\n" + str(info.value))
         assert m.stats.lost_frames >= 10
     finally:
-        t0 = time.perf_counter()
-        m.close()
-        assert time.perf_counter() - t0 < 60.0  # hang guard (close has its own short timeouts)
+        m.close()  # returns on its own short timeouts, also with the drive silent
         emu.stop()
 
 
@@ -434,11 +429,9 @@ def test_killed_emulator(pair):
         assert m.stats.lost_frames == m.config.max_consecutive_errors
         print("\n" + str(info.value))
     finally:
-        t0 = time.perf_counter()
         m.disable()
         m.close()
-        m.close()
-        assert time.perf_counter() - t0 < 60.0  # hang guard (close has its own short timeouts)
+        m.close()  # safe twice
     assert not m.operational
 
 

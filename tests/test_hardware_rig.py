@@ -229,6 +229,20 @@ def test_lost_frames_burst(root_env, tmp_path):
 
 
 @pytest.mark.root
+def test_nan_gyro_sample_ends_in_safe_stop_with_valid_recording(root_env, tmp_path):
+    # one rate sample of joint 2 turns NaN at t = 0.5 s (as tests/test_step_guard.py does on the twin)
+    s = _selftest(tmp_path, duration_s=1.5, controller="AC", zeroing=False, inject_nan_qd=(0.5, 2))
+    assert "non-finite" in s["fault"] and "qd[2] = nan" in s["fault"], s["fault"]
+    assert s["stop_reason"] == "fault" and s["recording_valid"] is True, s
+    ds = read_recording(s["recording"])
+    assert s["fault"] in ds.attrs["fault"]
+    # cycle 2000 read the NaN, commanded zero torque and stopped the run; the writer keeps cycles 0 .. 1999
+    assert s["cycles"] == 2001 and ds.sizes["time"] == 2000
+    assert np.all(np.isfinite(ds.qd.values))
+    assert s["emulator"]["drive"]["axis_states"] == ["switch on disabled"] * 2  # drive disabled at the stop
+
+
+@pytest.mark.root
 def test_sporadic_lost_frames_are_tolerated(root_env, tmp_path):
     s = _selftest(tmp_path, duration_s=2.0, emulator={"faults": {"drop_every_n": 200}})
     assert s["fault"] is None and s["recording_valid"]

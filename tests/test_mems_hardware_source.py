@@ -8,11 +8,11 @@ configuration passed whole). Its recordings are simulated data and say so (``sou
 ``rig = emulated-hardware``). Link thresholds wide, as in the hardware tests: no assertion on
 the host's timing.
 
-Status (2026-12-01, 2-core VM shared with ~8 agents): in four attempts both hardware runs
-completed once (and showed that hardware recordings lacked ``estimator_P``, since fixed); the
-others failed on the host, not the code: the namespace's interface vanished once (another
-session's stale-namespace cleanup), and twice the loop started ~7 s late (a host stall) and the
-emulated robot, coasting on its last torque, reached a joint limit. Slow and root: not in CI.
+Lock-step, as ``tests/test_hardware_rig.py``: the emulated robot advances one control cycle per
+process-data frame and never on its own, and the link thresholds are
+:data:`paperlib.hardware.selftest.LOCKSTEP_LINK`, so a host stall makes a run late, never
+different. (The real-time emulator let the robot coast on its last torque through a ~7-s stall
+of a loaded host and reach a joint limit: that failed the host, not the code.) Root; ~10 s.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ def _unavailable() -> str | None:
 
 
 @pytest.mark.root
-@pytest.mark.slow
 def test_obtain_recordings_from_the_emulated_rig_with_a_warm_start(tmp_path: Path) -> None:
     reason = _unavailable()
     if reason:
@@ -44,11 +43,12 @@ def test_obtain_recordings_from_the_emulated_rig_with_a_warm_start(tmp_path: Pat
     from paperlib.estimation.config import EstimatorConfig
     from paperlib.experiments.mems import sources
     from paperlib.hardware import netns
-    from paperlib.hardware.selftest import IMU_PORT, EmulatorProcess
+    from paperlib.hardware.selftest import IMU_PORT, LOCKSTEP_LINK, EmulatorProcess
 
     with netns.NetnsPair() as pair:
-        emu = EmulatorProcess(pair, {"seed": 5, "q0_deg": [120.0, 60.0], "encoder_offset_counts": [0, 0]},
-                              (pair.ip["master"], IMU_PORT), workdir=tmp_path)
+        link = LOCKSTEP_LINK
+        emu = EmulatorProcess(pair, {"seed": 5, "q0_deg": [120.0, 60.0], "encoder_offset_counts": [0, 0],
+                                     "lockstep": True, "pd_watchdog_s": link["pd_watchdog_s"]}, (pair.ip["master"], IMU_PORT), workdir=tmp_path)
         try:
             rig_toml = tmp_path / "rig.toml"
             rig_toml.write_text(f"""
@@ -59,14 +59,14 @@ emulated = true
 [ethercat]
 interface = "{pair.ifname['master']}"
 netns = "{pair.ns['master']}"
-max_lost_frames = 400
-receive_timeout_s = 0.002
-pd_watchdog_s = 1.0
+max_lost_frames = {link["max_lost_frames"]}
+receive_timeout_s = {link["receive_timeout_s"]}
+pd_watchdog_s = {link["pd_watchdog_s"]}
 [imu]
 udp_port = {IMU_PORT}
 bind_address = "{pair.ip['master']}"
 source_address = "{pair.ip['slave']}"
-max_age_s = 0.5
+max_age_s = {link["max_imu_age_s"]}
 wait_s = 3.0
 [loop]
 rt_priority = 0
@@ -82,6 +82,6 @@ rt_priority = 0
     est = EstimatorConfig.from_recording(warm)
     assert est.closed_from_start  # the warm start reached the hardware run whole ...
     assert np.allclose(est.P0, np.ravel(json.loads(first.attrs["estimator_P"])))  # ... with its covariance
-    pds, _ = sources.final_estimate(first, 3, tail_s=0.5)
+    pds, _ = sources.final_estimate(first, 3)  # the warm-start rule obtain_recordings applies
     np.testing.assert_allclose(est.pi_pds0, pds)
     assert float(warm.attrs["converged_s"]) == 0.0 and math.isfinite(float(warm.attrs["converged_s"]))

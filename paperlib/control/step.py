@@ -89,7 +89,7 @@ ST_HELD = -5
 ST_NONFINITE = -6
 
 
-@rt_njit
+@rt_njit(inline="always")
 def _solve_transpose(A, b, work, out):  # pragma: no cover - compiled
     """out = A^-T b for a small square A (Gaussian elimination with partial pivoting)."""
     n = A.shape[0]
@@ -100,7 +100,7 @@ def _solve_transpose(A, b, work, out):  # pragma: no cover - compiled
     solve_inplace(work, out, n)
 
 
-@rt_njit
+@rt_njit(inline="always")
 def distribute(D_m, b, work, y, out):  # pragma: no cover - compiled
     """Drive torques ``out`` (n_drv,) with ``D_m^T out = b`` (n,): exact when square, else minimum norm.
 
@@ -168,7 +168,7 @@ def _check_convergence(t, theta, cols, fcfg, iflags, conv):  # pragma: no cover 
         conv[C_CONVERGED_T] = t
 
 
-@rt_njit
+@rt_njit(inline="always")
 def _all_finite(x):  # pragma: no cover - compiled
     for i in range(x.shape[0]):
         if not math.isfinite(x[i]):
@@ -176,7 +176,7 @@ def _all_finite(x):  # pragma: no cover - compiled
     return True
 
 
-@rt_njit
+@rt_njit(inline="always")
 def _fault(parts, tau_tgt):  # pragma: no cover - compiled
     for d in range(tau_tgt.shape[0]):
         tau_tgt[d] = 0.0
@@ -258,7 +258,7 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
                         y_sum[0, c] += Y[i, c]
                 est = ewrls_step(y_sum, r_sum, gv, ga, fcfg[F_V_GATE], fcfg[F_A_GATE], fcfg[F_BETA],
                                  fcfg[F_FLOOR_C], theta, P, pi0, g, counters, accum)
-    if iflags[I_ESTIMATE] != 0:
+    if iflags[I_ESTIMATE] != 0 and t >= conv[C_NEXT_CHECK]:  # a window ended (test here: no call per cycle)
         _check_convergence(t, theta, cols, fcfg, iflags, conv)
     # 2. control from setpoints
     sw = iflags[I_REQUESTED] & (SW_DYNAMIC | iflags[I_CLOSED])

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from paperlib.cli_args import output_file
+from paperlib.estimation import identify_options
 
 
 def identify(args: argparse.Namespace) -> int:
@@ -19,13 +20,14 @@ def identify(args: argparse.Namespace) -> int:
 
     try:
         cfg = EstimatorConfig.read(args.estimator_config) if args.estimator_config else EstimatorConfig()
-        flags = {"model": args.model, "half_life_s": args.half_life, "lambda_reg": args.lambda_reg,
+        flags = {"model": None if args.model == "auto" else args.model, "half_life_s": args.half_life, "lambda_reg": args.lambda_reg,
                  "gate_velocity": args.gate_velocity, "gate_acceleration": args.gate_acceleration,
                  "gate_all_joints": False if args.paper_gating else None,
                  "per_joint_rows": True if args.per_joint_rows else None}
         cfg = cfg.replace(**{k: v for k, v in flags.items() if v is not None})
         ds = read_recording(args.recording, require=REPLAY_CHANNELS, analysis="paperlib identify")
-        res = replay(ds, config=cfg, imu_delay_cycles=args.imu_delay_cycles)
+        ds, cfg, delay, extras = identify_options.prepare(args, ds, cfg)
+        res = replay(ds, config=cfg, imu_delay_cycles=delay, keep_rows=True)
     except (RecordingError, ValueError, FileNotFoundError) as exc:
         print(f"paperlib identify: {exc}", file=sys.stderr)
         return 1
@@ -59,6 +61,7 @@ def identify(args: argparse.Namespace) -> int:
                      "rows": "per-joint" if res.config.per_joint_rows else "summed",
                      "imu_delay_cycles": res.extra["imu_delay_cycles"]},
     }
+    out.update(identify_options.json_extras(res, extras))
     from paperlib.estimation import plausibility
 
     duration = float(ds["time"].values[-1] - ds["time"].values[0])
@@ -95,7 +98,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--estimator-config", metavar="FILE.json",
                    help="every estimator setting as JSON (paperlib.estimation.config.EstimatorConfig); the flags "
                         "below override single settings")
-    p.add_argument("--model", type=int, default=None, choices=[1, 2, 3, 4, 5], help="Table 4 friction model (default 3)")
+    p.add_argument("--model", type=identify_options.model_arg, default=None,
+                   help="Table 4 friction model 1..5 (default 3), or auto (chosen by a stated criterion)")
     p.add_argument("--half-life", type=float, default=None, metavar="SECONDS",
                    help="weighting half-life T_HL (default 600 s)")
     p.add_argument("--lambda", dest="lambda_reg", type=float, default=None, metavar="L",
@@ -110,5 +114,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-joint-rows", action="store_true", help="per-joint rows instead of the paper's summed row")
     p.add_argument("--imu-delay-cycles", type=int, default=None, metavar="N",
                    help="IMU lag behind encoder/torque in samples (default: from the recording, else 0)")
+    identify_options.add_options(p)
     p.add_argument("--json", metavar="OUT", type=output_file, help="also write the JSON to this file")
     p.set_defaults(func=identify)

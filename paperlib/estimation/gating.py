@@ -18,7 +18,7 @@ GATING_RULE = ("every joint slides: min_j |qd_j| > v_gate (gate_all_joints); els
                "any_j |qd_j| > v_gate or any_j |qdd_j| > a_gate")
 
 
-@rt_njit
+@rt_njit(inline="always")
 def gate_signals(qd, qdd, gate_all, v_out, a_out):  # pragma: no cover - compiled
     """Write the gating signals into ``v_out``, ``a_out`` and return how many there are.
 

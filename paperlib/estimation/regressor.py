@@ -13,7 +13,7 @@ from paperlib._jit import rt_njit
 from paperlib.friction.polynomial import friction_regressor
 
 
-@rt_njit
+@rt_njit(inline="always")
 def assemble_row(Q_IG, D_m, tau, Y_I, D_ups, ups_d, cols, Y, R):  # pragma: no cover - compiled
     """Regressor rows ``Y`` (n, n_drv + n_I + n_F) and right-hand sides ``R`` (n,) of one sample.
 

@@ -142,7 +142,7 @@ _LEGACY = ("half_life_s", "lambda_reg", "gate_velocity", "gate_acceleration", "g
 
 def replay(ds: xr.Dataset, model: int | FrictionModel | None = None, *, config: EstimatorConfig | None = None,
            record_every_s: float = 0.01, robot=None, pi0: np.ndarray | None = None,
-           imu_delay_cycles: int | None = None, **settings) -> ReplayResult:
+           imu_delay_cycles: int | None = None, keep_rows: bool = False, **settings) -> ReplayResult:
     """Run the EWR-RLS estimator over a recording (schema 2 or 1, channels :data:`REPLAY_CHANNELS`).
 
     Parameters
@@ -164,6 +164,10 @@ def replay(ds: xr.Dataset, model: int | FrictionModel | None = None, *, config: 
         rows pair each IMU sample with ``q`` and ``tau_m`` that many samples earlier, as the
         real-time step does. Default: the recording's ``controller_config.imu_delay_cycles``
         (0 if absent).
+    keep_rows : bool
+        Keep the summed rows ``Y_sum`` (N, n_pi), ``R_sum`` (N,) [N m] and the gating mask (N,)
+        in ``extra["rows"]`` (for residual-based criteria and uncertainty,
+        :mod:`paperlib.estimation.model_selection`, :mod:`paperlib.estimation.uncertainty`).
     **settings
         ``half_life_s``, ``lambda_reg``, ``gate_velocity``, ``gate_acceleration``,
         ``gate_all_joints``, ``per_joint_rows``: fields of the configuration, for short calls.
@@ -207,7 +211,8 @@ def replay(ds: xr.Dataset, model: int | FrictionModel | None = None, *, config: 
                               np.zeros(fm.n_params) if cfg.pi_F0 is None else np.asarray(cfg.pi_F0)])
     est = EWRLS.from_config(cfg, n_pi, 1.0 / fs, pi0=pi0)
     gate_qd, gate_qdd = gate_arrays(qd, qdd, cfg.gate_all_joints)
-    n_inf = int(informative(qd, qdd, cfg.gate_velocity, cfg.gate_acceleration, cfg.gate_all_joints).sum())
+    inf_mask = informative(qd, qdd, cfg.gate_velocity, cfg.gate_acceleration, cfg.gate_all_joints)
+    n_inf = int(inf_mask.sum())
     if n_inf < n_pi:
         raise ValueError(f"too few informative samples: {n_inf} samples exceed the gates "
                          f"(|qd| > {cfg.gate_velocity} rad/s or |qdd| > {cfg.gate_acceleration} rad/s^2); "
@@ -219,9 +224,12 @@ def replay(ds: xr.Dataset, model: int | FrictionModel | None = None, *, config: 
     conv = window_converged_time(hist.t, hist.theta, fm, n_drv + n_i, cfg.convergence)
     names = ([f"pi_pds,{j + 1}" for j in range(n_drv)] + [f"pi_I,{nm}" for nm in ks.inertial_names]
              + fm.param_names())
+    extra = {"imu_delay_cycles": d}
+    if keep_rows:
+        extra["rows"] = (Y.sum(axis=1), R.sum(axis=1), inf_mask)
     return ReplayResult(model=fm, param_names=names, estimator=est, history=hist, t0=float(ds.time.values[d]),
                         converged_s=conv, criterion=cfg.convergence.describe(), v_max=v_max, n_drives=n_drv + n_i,
-                        settled_s=settled, config=cfg, extra={"imu_delay_cycles": d})
+                        settled_s=settled, config=cfg, extra=extra)
 
 
 def recording_imu_delay(ds: xr.Dataset) -> int:

@@ -142,7 +142,7 @@ def joint_friction(theta, cols, offset, joint, v):  # pragma: no cover - compile
     return f
 
 
-@rt_njit
+@rt_njit(inline="always")
 def friction_regressor(D_ups, ups_d, cols, Y, offset):  # pragma: no cover - compiled
     """Write Y_F columns into ``Y[:, offset:offset + n_cols]``.
 

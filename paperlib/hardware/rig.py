@@ -174,6 +174,7 @@ class RigSettings:
     rt_priority: int = 0
     cpu: int | None = None
     sleep_margin_s: float | None = None
+    inject_nan_qd: tuple[float, int] | None = None
     source_file: str | None = None
 
 
@@ -184,6 +185,16 @@ def _tuple(v: Any, n: int | None = None, kind: type = float) -> tuple:
     if n is not None and len(t) != n:
         raise ValueError(f"expected {n} values, got {list(v)}")
     return t
+
+
+def _nan_qd(v: Any) -> tuple[float, int] | None:
+    """``[faults] nan_qd = [t_s, joint]`` (joint 1-based) as ``(t_s, joint)``, or None."""
+    if v is None:
+        return None
+    t_s, joint = _tuple(v, 2)
+    if not (math.isfinite(t_s) and t_s >= 0.0 and joint in (1.0, 2.0)):
+        raise ValueError(f"[faults] nan_qd must be [t_s >= 0, joint 1 or 2], got {v}")
+    return t_s, int(joint)
 
 
 def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
@@ -200,6 +211,7 @@ def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
         raw = tomllib.load(fh)
     rig, ec, imu = raw.get("rig", {}), raw.get("ethercat", {}), raw.get("imu", {})
     safety, zero, loop = raw.get("safety", {}), raw.get("zeroing", {}), raw.get("loop", {})
+    faults = raw.get("faults", {})
     try:
         if "interface" not in ec:
             raise ValueError("[ethercat] interface is required")
@@ -250,6 +262,7 @@ def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
             rt_priority=int(loop.get("rt_priority", 0)),
             cpu=None if loop.get("cpu") is None else int(loop["cpu"]),
             sleep_margin_s=None if loop.get("sleep_margin_s") is None else float(loop["sleep_margin_s"]),
+            inject_nan_qd=_nan_qd(faults.get("nan_qd")),
             source_file=str(p),
         )
     except (ValueError, TypeError, KeyError) as exc:
@@ -382,6 +395,10 @@ class HardwareRig(Rig):
         # unpacked conversion constants (plain floats: the hot path avoids numpy scalars)
         self._conv: list[tuple[float, ...]] = []
         self._set_conversion()
+        # fault injection (tests, self-tests): one NaN rate sample at cycle _nan_k of joint _nan_j
+        nan_qd = settings.inject_nan_qd
+        self._nan_k = -1 if nan_qd is None else int(round(nan_qd[0] * self.sample_rate_hz))
+        self._nan_j = 0 if nan_qd is None else nan_qd[1] - 1
 
     # -- configuration -----------------------------------------------------------------------------
     def _set_conversion(self) -> None:
@@ -611,6 +628,8 @@ class HardwareRig(Rig):
             qd = ag * g[i, 2] + bg
             meas.qd[j] = qd
             meas.qdd[j] = aa * a[i, 1] + leak * qd * qd + ba
+        if self._cycle == self._nan_k:
+            meas.qd[self._nan_j] = math.nan
         meas.t = self._cycle / self.sample_rate_hz
         return meas
 

@@ -176,6 +176,7 @@ def selftest(
     receive_timeout_s: float = 1e-4,
     pd_watchdog_s: float = 0.1,
     lockstep: bool = False,
+    inject_nan_qd: tuple[float, int] | None = None,
     rt_priority: int = 10,
     emulator_rt_priority: int = 20,
     sleep_margin_s: float | None = 8e-5,
@@ -227,6 +228,10 @@ def selftest(
         on its own (:mod:`paperlib.hardware.emulators.twin_rig`): a stalled host makes the run
         late, never different. For tests on shared machines; a lab's self-test keeps the
         real-time default.
+    inject_nan_qd : (float, int), optional
+        Fault injection: the master turns joint ``j``'s (1-based) rate sample at ``t_s`` of each
+        run into NaN (:attr:`paperlib.hardware.rig.RigSettings.inject_nan_qd`): the run must stop
+        safely with a valid recording whose ``fault`` names it.
     rt_priority, emulator_rt_priority : int
         SCHED_FIFO priorities of the loop thread (during the loop only) and of the emulator
         process (0: normal scheduling). Default 10 and 20: on a 2-core machine shared by the
@@ -292,7 +297,7 @@ def selftest(
                 interface=pair.ifname["master"], name="selftest", emulated=True, netns=pair.ns["master"],
                 udp_port=IMU_PORT, bind_address=pair.ip["master"], source_address=pair.ip["slave"],
                 max_lost_frames=max_lost_frames, max_imu_age_s=max_imu_age_s, pd_watchdog_s=pd_watchdog_s, zeroing=z,
-                imu_wait_s=3.0, receive_timeout_s=receive_timeout_s)
+                imu_wait_s=3.0, receive_timeout_s=receive_timeout_s, inject_nan_qd=inject_nan_qd)
             from paperlib.hardware.loop import Watchdog
             from paperlib.hardware.session import run_session
 

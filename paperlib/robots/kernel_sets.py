@@ -64,7 +64,7 @@ PENDULUM = KernelSet(KID_PENDULUM, "toy_pendulum", 1, 1, 1, 1, len(toys.PENDULUM
 TRIDRIVE = KernelSet(KID_TRIDRIVE, "toy_tridrive", 2, 3, 2, 0, len(toys.TRIDRIVE_PARAM_NAMES))
 
 
-@rt_njit
+@rt_njit(inline="always")
 def robot_terms(kid, q, qd, qdd, prm, R, D_m, D_ups, ups_d, Y_I):  # pragma: no cover - compiled
     """Right-hand side, drive map, friction Jacobian and inertial columns at one state (see module)."""
     if kid == KID_FIVE_BAR:
@@ -76,7 +76,7 @@ def robot_terms(kid, q, qd, qdd, prm, R, D_m, D_ups, ups_d, Y_I):  # pragma: no 
     return -1
 
 
-@rt_njit
+@rt_njit(inline="always")
 def robot_dynamics(kid, q, qd, prm, M, h):  # pragma: no cover - compiled
     """Mass matrix and bias forces (Coriolis, gravity) at one state."""
     if kid == KID_FIVE_BAR:
@@ -88,7 +88,7 @@ def robot_dynamics(kid, q, qd, prm, M, h):  # pragma: no cover - compiled
     return -1
 
 
-@rt_njit
+@rt_njit(inline="always")
 def robot_state_terms(kid, q, qd, prm, M, h, D_ups, ups_d):  # pragma: no cover - compiled
     """Mass matrix, bias forces and the friction joints' Jacobian and velocities at one state."""
     if kid == KID_FIVE_BAR:

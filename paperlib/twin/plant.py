@@ -36,7 +36,7 @@ from paperlib.twin import thermal as th
 EN_MOTOR, EN_FRICTION = 0, 1
 
 
-@rt_njit
+@rt_njit(inline="always")
 def accel(kid, q, qd, Qa, prm, M, h, out, work):  # pragma: no cover - compiled
     """qdd = M^-1 (Qa - h) (the kernel set's ``robot_dynamics``); returns the kernel status."""
     s = robot_dynamics(kid, q, qd, prm, M, h)
@@ -46,7 +46,7 @@ def accel(kid, q, qd, Qa, prm, M, h, out, work):  # pragma: no cover - compiled
     return 0
 
 
-@rt_njit
+@rt_njit(inline="always")
 def plant_forces(Qm, scale, z, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj, F, QF, Qa):  # pragma: no cover
     """Friction at the cycle's start (bristles advanced over ``dt``) and the held forces.
 
@@ -67,7 +67,7 @@ def plant_forces(Qm, scale, z, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj,
         Qa[i] = Qm[i] + QF[i]
 
 
-@rt_njit
+@rt_njit(inline="always")
 def plant_rk4(kid, q, qd, Qa, k1v, prm, dt, M, h, work, dq):  # pragma: no cover - compiled
     """One RK4 step with the forces ``Qa`` held; ``k1v`` is the acceleration at the start.
 
@@ -100,14 +100,14 @@ def plant_rk4(kid, q, qd, Qa, k1v, prm, dt, M, h, work, dq):  # pragma: no cover
     return 0
 
 
-@rt_njit
+@rt_njit(inline="always")
 def plant_heat(therm_x, F, psid0, therm_disc, T_amb):  # pragma: no cover - compiled
     """Advance each gearbox's thermal model with its joint's friction power |F v| [W]."""
     for g in range(therm_x.shape[0]):
         th.thermal_step(therm_x[g], abs(F[g] * psid0[g]), therm_disc[g], T_amb)
 
 
-@rt_njit
+@rt_njit(inline="always")
 def cycle_begin(kid, q, qd, Qa, prm, M, h, D_psi, psid, qdd, work):  # pragma: no cover - compiled
     """Phase 1: dynamics at the cycle's start and the acceleration the held forces ``Qa`` give."""
     s = robot_state_terms(kid, q, qd, prm, M, h, D_psi, psid)
@@ -117,7 +117,7 @@ def cycle_begin(kid, q, qd, Qa, prm, M, h, D_psi, psid, qdd, work):  # pragma: n
     return 0
 
 
-@rt_njit
+@rt_njit(inline="always")
 def cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, tau_rep, Qm, scale, z, therm_x, T_amb, fric, dt,
                  D_psi, psid, psid0, Tj, F, QF, Qa, M, h, k1v, work):  # pragma: no cover - compiled
     """Phase 2: drives over the cycle, ``Q_m = D_drive^T tau_act``, friction, held forces, ``k1v``."""
@@ -135,7 +135,7 @@ def cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, tau_rep, Qm, scale, 
     accel_from(M, Qa, h, k1v, work[8:])
 
 
-@rt_njit
+@rt_njit(inline="always")
 def cycle_finish(kid, q, qd, Qa, Qm, QF, k1v, prm, dt, M, h, work, dq, energy, therm_x, F, psid0, therm_disc,
                  T_amb):  # pragma: no cover - compiled
     """Phase 3: RK4 with the forces held, work and dissipation of the cycle, gearbox heat."""

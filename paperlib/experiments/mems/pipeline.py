@@ -80,6 +80,9 @@ NOTEBOOKS: dict[str, list[str]] = {
     "05_temperature_convergence": ["fig12a_friction_temperature_joint1", "fig12b_friction_temperature_joint2",
                                    "fig13_pi_pds", "fig14a_pi_F_order0", "fig14b_pi_F_order1",
                                    "fig15a_pi_F_order2", "fig15b_pi_F_order3"],
+    # beyond the paper (issue 17): IMU vs encoder-only, automatic model order, uncertainty
+    "06_beyond_the_paper": ["beyond_imu_vs_encoder", "beyond_sweeps", "beyond_model_selection", "beyond_calibration",
+                            "beyond_friction_bands"],
 }
 
 _PIPELINE_ONLY_SPEC_KEYS = ("archive_name", "description")
@@ -335,7 +338,9 @@ def code_inputs() -> list[str]:
     """Source files whose change should re-run the notebooks (experiments, figures, estimator, models)."""
     pats = ["paperlib/experiments/mems/*.py", "paperlib/comparison.py", "paperlib/figures/*.py",
             "paperlib/estimation/ewrls.py",
-            "paperlib/estimation/replay.py", "paperlib/friction/*.py", "paperlib/robots/five_bar.py",
+            "paperlib/estimation/replay.py", "paperlib/friction/*.py",
+            "paperlib/estimation/encoder_kinematics.py", "paperlib/estimation/model_selection.py",
+            "paperlib/estimation/uncertainty.py", "paperlib/twin/*.py", "paperlib/robots/five_bar.py",
             "paperlib/control/trajectories.py", "data/robots/five_bar.toml"]
     files: list[str] = []
     for p in pats:
