@@ -69,12 +69,26 @@ def test_reduced_file_is_smaller(twin_ac, tmp_path) -> None:
     assert small < 0.5 * full
 
 
+def test_every_notebook_says_what_it_reads() -> None:
+    """A new notebook must declare the recording variables it reads (else its recordings are kept whole)."""
+    assert set(P.NOTEBOOK_READS) == set(P.NOTEBOOKS)
+    cfg = P.load_config()
+    reads = dict(P.NOTEBOOK_READS)
+    del reads["02_model_order"]
+    P_reads, P.NOTEBOOK_READS = P.NOTEBOOK_READS, reads
+    try:
+        assert P.storage(cfg, "identification")["keep"] is None
+    finally:
+        P.NOTEBOOK_READS = P_reads
+
+
 def test_storage_follows_the_notebooks() -> None:
     cfg = P.load_config()
     assert cfg["recording_storage"] == "analysis"
     ident = P.storage(cfg, "identification")
     # read by 02 and 03, and warm-started from by pd/ctc/ac
-    assert set(ident["keep"]) == set(P.NOTEBOOK_READS["02_model_order"]) | set(P.NOTEBOOK_READS["03_friction_fits"])
+    users = [nb for nb in P.NOTEBOOKS if cfg["notebooks"][nb].get("recording") == "identification"]
+    assert set(ident["keep"]) == set().union(*(P.NOTEBOOK_READS[nb] for nb in users)) | {"pi_hat"}
     assert "pi_hat" in ident["keep"]
     assert set(P.storage(cfg, "ac")["keep"]) == set(P.NOTEBOOK_READS["04_controller_comparison"])
     full = P.normalise_config(P.merge(cfg, {"recording_storage": "full"}))

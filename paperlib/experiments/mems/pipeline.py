@@ -97,6 +97,7 @@ NOTEBOOK_READS: dict[str, tuple[str, ...]] = {
     "03_friction_fits": ("q", "qd", "qdd", "tau_m", "pi_hat", "Q_F_true", "tau_F_true"),
     "04_controller_comparison": ("q", "q_sp", "qd_sp", "qdd_sp", "tau_parts"),
     "05_temperature_convergence": ("q", "qd", "qdd", "tau_m", "pi_hat", "temperature", "Q_F_true", "tau_F_true"),
+    "06_beyond_the_paper": ("q", "qd", "qdd", "tau_m"),  # model selection replays; friction bands read qd
 }
 #: What a recording keeps when another one warm-starts from it (:func:`sources.final_estimate`
 #: averages the online estimate over its last seconds).
@@ -252,6 +253,9 @@ def storage(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
     if cfg["recording_storage"] == "full":
         return {"keep": None, "float32": [], "purpose": "full"}
     users = [nb for nb in NOTEBOOKS if name in _notebook_recordings(cfg, nb).values()]
+    undeclared = [nb for nb in users if nb not in NOTEBOOK_READS]
+    if undeclared:  # a notebook that has not said what it reads gets the whole recording
+        return {"keep": None, "float32": [], "purpose": f"full: {', '.join(undeclared)} declares no NOTEBOOK_READS"}
     warm_source = any(spec.get("warm_start") == name for spec in cfg["recordings"].values())
     keep = {"q"}
     for nb in users:
