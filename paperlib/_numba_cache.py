@@ -40,3 +40,30 @@ def configure() -> None:
         from numba.core import config
 
         config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+
+
+def cache_dir() -> Path:
+    """The numba cache directory in use (``NUMBA_CACHE_DIR``; :func:`configure` sets it on import)."""
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        configure()
+    return Path(os.environ["NUMBA_CACHE_DIR"])
+
+
+def _marker(tag: str) -> Path:
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in tag)
+    return cache_dir() / f".warm-{safe}"
+
+
+def is_warm(tag: str) -> bool:
+    """Whether the command ``tag`` already ran to the end with this cache (so its kernels are compiled)."""
+    return _marker(tag).exists()
+
+
+def mark_warm(tag: str) -> None:
+    """Note that the command ``tag`` ran with this cache (best effort: a read-only cache is left alone)."""
+    try:
+        path = _marker(tag)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    except OSError:
+        pass

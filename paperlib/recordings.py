@@ -34,7 +34,15 @@ Other variables and attributes
     any dimensions, but must carry non-empty ``units`` (``"1"`` for dimensionless or counts) and
     ``long_name`` and, if numeric, be finite. Optional attributes with a fixed meaning:
     ``controller``, ``config`` (JSON object), ``seed`` (integer), ``fault`` (why the run ended
-    early).
+    early), ``reduced`` (JSON object: the file keeps only some of the writer's variables, or
+    stores some in float32; :func:`reduce_recording`).
+
+Storage
+    Channels are floating point of any width (float32 halves a file where its precision is
+    enough; :func:`read_recording` returns float64 either way); ``time`` is float64. A float64
+    variable with a ``resolution`` attribute (its sensor's step, in its units) whose values are
+    all exact multiples of it is written as int32 counts with that ``scale_factor``, and read
+    back bit for bit.
 
 Each analysis declares the channels it needs (:func:`require_channels`,
 ``read_recording(path, require=...)``); given a file without one it stops with an error naming
@@ -117,6 +125,7 @@ __all__ = [
     "read_recording",
     "truth",
     "config",
+    "reduce_recording",
     "RecordingWriter",
     "RegistryEntry",
     "DEFAULT_REGISTRY",
@@ -1009,6 +1018,81 @@ def config(ds: xr.Dataset) -> dict[str, Any]:
     return json.loads(ds.attrs["config"])
 
 
+def reduce_recording(ds: xr.Dataset, *, keep: Iterable[str] | None = None, float32: Iterable[str] = (),
+                     resolution: Mapping[str, float] | None = None, purpose: str = "") -> xr.Dataset:
+    """A smaller copy of a recording for storage: only the variables an analysis reads, some in float32.
+
+    The core channel ``q``, the coordinates of the kept variables and every global attribute
+    stay; ``time`` stays float64 (the schema's rule). The copy states what was left out in its
+    ``reduced`` attribute (JSON: ``kept``, ``dropped``, ``float32``, ``integer_counts``,
+    ``purpose``), so a reader knows it is not the whole log. :func:`read_recording` returns float32 variables as float64,
+    so analyses compute in double precision whatever the storage.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A recording.
+    keep : iterable of str, optional
+        Data variables to keep (``q`` is always kept); None keeps all.
+    float32 : iterable of str
+        Kept floating-point data variables to store in single precision (a relative rounding of
+        at most 6e-8).
+    resolution : mapping of str to float, optional
+        Kept variables whose every value is an integer multiple of a known step (an encoder's
+        count, a drive's torque LSB), in the variable's units: when ``round(x / step) * step``
+        gives back every value bit for bit, the step is noted in the variable's ``resolution``
+        attribute and :func:`write_recording` stores the integer counts (lossless); otherwise the
+        variable is left as it is.
+    purpose : str
+        Why, in a few words (e.g. "the mems notebooks' channels"), for the ``reduced`` attribute.
+
+    Returns
+    -------
+    xarray.Dataset
+        The reduced copy (valid if ``ds`` is).
+
+    Raises
+    ------
+    ValueError
+        A name in ``keep`` or ``float32`` is not a data variable of ``ds``, or a ``float32``
+        variable is not floating point or not kept.
+    """
+    names = [str(v) for v in ds.data_vars]
+    keep_set = set(names) if keep is None else set(keep) | (set(CORE_CHANNELS) & set(names))
+    f32 = set(float32)
+    unknown = sorted((keep_set | f32) - set(names))
+    if unknown:
+        raise ValueError(f"reduce_recording: {unknown} not in the recording (variables: {sorted(names)})")
+    not_kept = sorted(f32 - keep_set)
+    if not_kept:
+        raise ValueError(f"reduce_recording: float32 variable(s) {not_kept} are not kept")
+    not_float = sorted(v for v in f32 if ds[v].dtype.kind != "f")
+    if not_float:
+        raise ValueError(f"reduce_recording: {not_float} are not floating point")
+    dropped = [v for v in names if v not in keep_set]
+    out = ds.drop_vars(dropped)
+    unused = [str(c) for c in out.coords if c not in out.dims and str(c) not in ("time", "joint")]
+    unused += [str(d) for d in out.dims if d not in ("time", "joint")
+               and not any(d in out[v].dims for v in out.data_vars)]
+    out = out.drop_vars([c for c in dict.fromkeys(unused) if c in out.variables])
+    for v in sorted(f32):
+        out[v] = out[v].astype(np.float32)
+    packed = []
+    for v, step in (resolution or {}).items():
+        if v in out.data_vars and v not in f32 and _counts(out[v].values, float(step)) is not None:
+            out[v] = out[v].copy(deep=False).assign_attrs(resolution=float(step))  # ds's attrs stay untouched
+            packed.append(v)
+    previous = json.loads(ds.attrs["reduced"]) if "reduced" in ds.attrs else None
+    note = {"kept": sorted(str(v) for v in out.data_vars), "dropped": dropped, "float32": sorted(f32),
+            "integer_counts": sorted(packed), "purpose": purpose}
+    if previous:
+        note["dropped"] = sorted(set(previous.get("dropped", [])) | set(dropped))
+        note["float32"] = sorted(set(previous.get("float32", [])) | f32)
+        note["integer_counts"] = sorted(set(previous.get("integer_counts", [])) | set(packed))
+    out.attrs = {**ds.attrs, "reduced": json.dumps(note)}
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # files
 # --------------------------------------------------------------------------------------------
@@ -1017,15 +1101,35 @@ _COMPRESSION = {"zlib": True, "complevel": 4, "shuffle": True, "fletcher32": Tru
 _CHUNK_BYTES = 1 << 20  # ~1 MiB chunks
 
 
+def _counts(values: np.ndarray, step: float) -> np.ndarray | None:
+    """``values / step`` as int32 counts if ``counts * step`` gives every value back bit for bit, else None."""
+    if not (math.isfinite(step) and step > 0) or values.dtype.kind != "f" or values.size == 0:
+        return None
+    with np.errstate(all="ignore"):
+        k = np.round(values / step)
+    if not np.all(np.abs(k) < 2**31 - 1) or not np.array_equal(k.astype(np.int32) * step, values):
+        return None
+    return k.astype(np.int32)
+
+
 def _encoding(ds: xr.Dataset) -> dict[str, dict[str, Any]]:
-    """Per-variable encoding: compression and checksums on numeric arrays, no fill values."""
+    """Per-variable encoding: compression and checksums on numeric arrays, no fill values.
+
+    A float variable with a ``resolution`` attribute whose values are all exact multiples of it
+    is stored as integer counts with that ``scale_factor`` (read back bit for bit as float64).
+    """
     enc: dict[str, dict[str, Any]] = {}
     for vname, var in ds.variables.items():
         e: dict[str, Any] = {"_FillValue": None}
         if var.dtype.kind in "fiu" and var.ndim > 0 and var.size > 0:
             e.update(_COMPRESSION)
+            itemsize = var.dtype.itemsize
+            step = var.attrs.get("resolution")
+            if _is_real(step) and var.dtype == np.float64 and _counts(np.asarray(var.values), float(step)) is not None:
+                e.update({"dtype": "int32", "scale_factor": float(step)})
+                itemsize = 4
             other = int(np.prod(var.shape[1:], dtype=np.int64)) if var.ndim > 1 else 1
-            rows = max(1, min(var.shape[0], _CHUNK_BYTES // (var.dtype.itemsize * max(other, 1))))
+            rows = max(1, min(var.shape[0], _CHUNK_BYTES // (itemsize * max(other, 1))))
             e["chunksizes"] = (rows, *var.shape[1:])
         enc[str(vname)] = e
     return enc
@@ -1103,7 +1207,9 @@ def write_recording(ds: xr.Dataset, path: str | os.PathLike[str]) -> Path:
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        ds.to_netcdf(tmp, engine="h5netcdf", encoding=_encoding(ds))
+        with warnings.catch_warnings():  # integer counts have no fill value: _encoding checked they hold no NaN
+            warnings.filterwarnings("ignore", message=".*as an integer dtype without any _FillValue.*")
+            ds.to_netcdf(tmp, engine="h5netcdf", encoding=_encoding(ds))
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         os.chmod(tmp, _file_mode(path))  # mkstemp creates 0o600
@@ -1158,6 +1264,13 @@ def read_recording(path: str | os.PathLike[str], require: Iterable[str] = (),
     ds = _canonicalised(ds.drop_encoding())
     validate(ds, str(path))
     require_channels(ds, require, name=str(path), analysis=analysis)
+    return _as_float64(ds)
+
+
+def _as_float64(ds: xr.Dataset) -> xr.Dataset:
+    """Single-precision data variables (a storage choice, :func:`reduce_recording`) as float64."""
+    for v in [v for v in ds.data_vars if ds[v].dtype == np.float32]:
+        ds[v] = ds[v].astype(np.float64)
     return ds
 
 

@@ -17,6 +17,11 @@ def _summary(ds) -> str:
     n = ds.sizes["time"]
     duration = float(ds["time"].values[-1] - ds["time"].values[0])
     fault = f", fault: {ds.attrs['fault']}" if "fault" in ds.attrs else ""
+    if "reduced" in ds.attrs:  # a storage copy (recordings.reduce_recording): say it is not the whole log
+        import json
+
+        note = json.loads(ds.attrs["reduced"])
+        fault += f"; reduced for storage, {len(note.get('dropped', []))} variable(s) left out"
     return (f"{ds.attrs['source']} {ds.attrs['robot']} {ds.attrs.get('controller', '-')}, "
             f"written by {ds.attrs.get('writer', 'paperlib ' + str(ds.attrs.get('paperlib_version', '?')))}, "
             f"{ds.sizes['joint']} joint(s), {n} samples at {float(ds.attrs['sample_rate_hz']):g} Hz "

@@ -5,13 +5,13 @@
 # The plan (which recordings, from where, notebook parameters, outputs) comes from
 # paperlib/experiments/mems/pipeline.py; the configuration from config/mems.yaml with the run
 # configuration's `mems:` section merged over it. Overrides on the command line (--config key=value):
-# source, rig_config.
+# source, rig_config, recording_storage (`paperlib reproduce --full-recordings` sets it to full).
 
 import json
 
 from paperlib.experiments.mems import pipeline as MEMS_P
 
-_mems_over = {k: config[k] for k in ("source", "rig_config") if k in config}
+_mems_over = {k: config[k] for k in ("source", "rig_config", "recording_storage") if k in config}
 MEMS_CFG = MEMS_P.normalise_config(MEMS_P.merge(
     MEMS_P.load_config(config.get("config_file"), results_root=RESULTS, figures_root=FIGURES), _mems_over))
 MEMS_PLAN = MEMS_P.recording_plan(MEMS_CFG)
@@ -59,11 +59,13 @@ rule mems_recording:
         source=lambda wc: MEMS_PLAN[wc.name]["origin"],
         warm=lambda wc: MEMS_PLAN[MEMS_PLAN[wc.name]["warm_from"]]["path"] if MEMS_PLAN[wc.name]["warm_from"] else "",
         rig=MEMS_RIG,
+        store=lambda wc: json.dumps(MEMS_P.storage(MEMS_CFG, wc.name), sort_keys=True),
     log:
         f"{MEMS_RES}/logs/recording_{{name}}.log",
     shell:
         "{PY} -m paperlib.experiments.mems.pipeline record --name {wildcards.name} --spec {params.spec:q} "
-        "--source {params.source} --rig-config={params.rig:q} --warm-from={params.warm:q} --output {output} > {log} 2>&1"
+        "--source {params.source} --rig-config={params.rig:q} --warm-from={params.warm:q} --store {params.store:q} "
+        "--output {output} > {log} 2>&1"
 
 
 # Archived recordings (data/recordings/, listed in the registry): checksum and schema check.

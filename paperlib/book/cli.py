@@ -12,6 +12,8 @@ import sys
 import time
 from typing import Any
 
+from paperlib.cli_args import output_dir, plain_text
+
 __all__ = ["add_parser", "main"]
 
 
@@ -46,8 +48,8 @@ def _add(sub: Any) -> None:
     b = sub.add_parser("build", help="build the static site (Sphinx + MyST-NB) from results/ and figures/")
     b.add_argument("--results", default="results", help="results root (rooms are results/<slug>/)")
     b.add_argument("--figures", default="figures", help="figures root (rooms are figures/<slug>/)")
-    b.add_argument("--out", default=None, help="output folder (default <results>/book)")
-    b.add_argument("--keep-source", default=None, help="write the Sphinx source tree here and keep it")
+    b.add_argument("--out", default=None, type=output_dir, help="output folder (default <results>/book)")
+    b.add_argument("--keep-source", default=None, type=output_dir, help="write the Sphinx source tree here and keep it")
     b.set_defaults(func=_build)
     s = sub.add_parser("serve", help="serve a built site on localhost")
     s.add_argument("--site", default="results/book", help="built site folder (default results/book)")
@@ -58,13 +60,13 @@ def _add(sub: Any) -> None:
 def add_parser(subparsers: Any) -> None:
     """Register ``paperlib book build|serve``."""
     p = subparsers.add_parser("book", help="the static site: course and every paper's results",
-                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                              description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="book_command", metavar="ACTION", required=True)
     _add(sub)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m paperlib.book.cli", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m paperlib.book.cli", description=plain_text(__doc__),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="book_command", metavar="ACTION", required=True)
     _add(sub)

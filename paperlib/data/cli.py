@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from paperlib.cli_args import output_file
 from paperlib.data.registry import MIRROR_ENV, DataError, fetch, load_registry
 
 #: dataset name -> importer into a recording (module:function)
@@ -45,7 +46,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     f = ss.add_parser("fetch", help="fetch a dataset (or read a local mirror), verify sha256, optionally import it")
     f.add_argument("name", choices=sorted(load_registry()), help="dataset name in paperlib/data/registry.toml")
     f.add_argument("--mirror", help=f"folder holding the files themselves (also: ${MIRROR_ENV})")
-    f.add_argument("--output", help="write the imported recording (.nc, schema 2) here")
+    f.add_argument("--output", type=output_file, help="write the imported recording (.nc, schema 2) here")
     f.add_argument("--no-download", action="store_true", help="fail instead of downloading when no mirror is found")
     f.set_defaults(func=_run_fetch)
     p.set_defaults(func=lambda a: (p.print_help(), 2)[1])

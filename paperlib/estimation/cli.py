@@ -8,6 +8,7 @@ import math
 import sys
 from pathlib import Path
 
+from paperlib.cli_args import output_file
 from paperlib.estimation import identify_options
 
 
@@ -61,15 +62,38 @@ def identify(args: argparse.Namespace) -> int:
                      "imu_delay_cycles": res.extra["imu_delay_cycles"]},
     }
     out.update(identify_options.json_extras(res, extras))
+    from paperlib.estimation import plausibility
+
+    duration = float(ds["time"].values[-1] - ds["time"].values[0])
+    out["warnings"] = plausibility.estimate_warnings(res, duration, out["rho_rms"])
+    out["plausibility_rules"] = {"drive_gain_band": list(plausibility.DRIVE_GAIN_BAND),
+                                 "late_convergence_fraction": plausibility.LATE_FRACTION,
+                                 "min_used_fraction": plausibility.MIN_USED_FRACTION}
+    try:
+        truth_err = plausibility.truth_errors(ds, res, robot)
+    except ValueError as exc:  # e.g. truth of another layout: the estimate stands, the comparison is skipped
+        truth_err = None
+        out["warnings"].append(f"no comparison with the recording's truth: {exc}")
+    if truth_err:
+        out["truth_errors"] = truth_err
     text = json.dumps(out, indent=2)
     print(text)
     if args.json:
         Path(args.json).write_text(text + "\n")
+    for line in plausibility.describe_truth_errors(truth_err or {}):
+        print(f"paperlib identify: against the twin's truth: {line}", file=sys.stderr)
+    for w in out["warnings"]:
+        print(f"paperlib identify: warning: {w}", file=sys.stderr)
     return 0
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("identify", help="run the EWR-RLS friction/drive-gain estimator over a recording")
+    p = sub.add_parser("identify", help="run the EWR-RLS friction/drive-gain estimator over a recording",
+                       description="Run the EWR-RLS estimator over a recording and print the estimate as JSON. "
+                                   "Warns (stderr, and 'warnings' in the JSON) when the result is implausible: "
+                                   "drive gains outside 0.7-1.3, no convergence within the run, non-finite "
+                                   "values (rules: paperlib/estimation/plausibility.py). On a twin recording "
+                                   "it also gives each estimate's error against the twin's truth.")
     p.add_argument("recording", help="recording file (schema paperlib.recording/2 or /1)")
     p.add_argument("--estimator-config", metavar="FILE.json",
                    help="every estimator setting as JSON (paperlib.estimation.config.EstimatorConfig); the flags "
@@ -91,5 +115,5 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--imu-delay-cycles", type=int, default=None, metavar="N",
                    help="IMU lag behind encoder/torque in samples (default: from the recording, else 0)")
     identify_options.add_options(p)
-    p.add_argument("--json", metavar="OUT", help="also write the JSON to this file")
+    p.add_argument("--json", metavar="OUT", type=output_file, help="also write the JSON to this file")
     p.set_defaults(func=identify)

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 from scipy import signal as _signal
 
+from paperlib.cli_args import output_file_in_new_dir
 from paperlib.estimation.base_parameters import BaseParameters
 from paperlib.estimation.least_squares import LinearLeastSquares
 from paperlib.robots.serial import SerialArm
@@ -325,6 +326,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     ident.add_argument("--cutoff-hz", type=float, default=20.0, help="zero-phase Butterworth cut-off [Hz] (default 20)")
     ident.add_argument("--decimate", type=int, default=10, help="keep every k-th sample after filtering (default 10)")
     ident.add_argument("--v-gate", type=float, default=0.05, help="per-row velocity gate [rad/s] (default 0.05)")
-    ident.add_argument("--json", help="write the results here instead of printing them")
+    ident.add_argument("--json", type=output_file_in_new_dir, help="write the results here instead of printing them")
     ident.set_defaults(func=_run_identify)
     p.set_defaults(func=lambda a: (p.print_help(), 2)[1])

@@ -8,6 +8,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from paperlib.cli_args import output_file_in_new_dir
 from paperlib.estimation.thermal import DEFAULT_ALPHA_PER_K
 
 
@@ -81,7 +82,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     f = ts.add_parser("fit", help="friction per cycle, double exponential and thermal model of warm-up runs")
     f.add_argument("recordings", nargs="+", metavar="DAY.nc",
                    help="healthy warm-up recordings of one robot, each from rest (q and tau_m are read)")
-    f.add_argument("--json", metavar="MODEL.json", help="write the model here (default: print it)")
+    f.add_argument("--json", metavar="MODEL.json", type=output_file_in_new_dir, help="write the model here (default: print it)")
     f.add_argument("--alpha", type=float, default=DEFAULT_ALPHA_PER_K,
                    help="gauge of eq. 14 [1/K] (friction predictions do not depend on it; default %(default)s)")
     f.add_argument("--n-sigma", type=float, default=4.0,
@@ -96,6 +97,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     m.add_argument("--model", required=True, metavar="MODEL.json", help="output of 'paperlib thermal fit'")
     m.add_argument("--no-thermal", action="store_true",
                    help="predict the constant nominal friction instead of the thermal model")
-    m.add_argument("--json", metavar="OUT.json", help="write the alarms here (default: print them)")
+    m.add_argument("--json", metavar="OUT.json", type=output_file_in_new_dir, help="write the alarms here (default: print them)")
     m.set_defaults(func=monitor)
     p.set_defaults(func=lambda a: (p.print_help(), 2)[1])

@@ -2,7 +2,7 @@
 
     paperlib reproduce [PAPER ...] [--list] [--cores 2] [--config FILE] [--dry-run]
                        [--results-dir DIR] [--figures-dir DIR] [--source twin|hardware|archive]
-                       [--rig-config FILE] [--forceall]
+                       [--rig-config FILE] [--full-recordings] [--forceall]
 
 With no PAPER, every paper is built, then the index ``results/paper_comparison.md``. Each paper
 reads its own ``config/<slug>.yaml``; ``--config FILE`` is a run configuration merged over them
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from paperlib import provenance
+from paperlib.cli_args import output_dir, plain_text
 
 ROOT = provenance.REPO_ROOT
 KERNEL_NAME = "paperlib"
@@ -29,21 +30,28 @@ KERNEL_NAME = "paperlib"
 
 def add_parser(subparsers: Any) -> None:
     """Register ``paperlib reproduce``."""
-    from paperlib.experiments import PAPER_SLUGS
+    from paperlib.experiments import papers
 
+    rows = papers()
+    buildable = [r["slug"] for r in rows if r["status"] != "planned"]
+    planned = [r["slug"] for r in rows if r["status"] == "planned"]
     p = subparsers.add_parser("reproduce", help="rebuild the figures and tables of one, several or all papers",
-                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                              description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("papers", nargs="*", metavar="PAPER",
-                   help=f"paper slug(s) to build: {', '.join(PAPER_SLUGS)} (default: all)")
+                   help=f"paper slug(s) to build: {', '.join(buildable)} (default: all)"
+                        + (f"; planned, nothing to build yet: {', '.join(planned)}" if planned else ""))
     p.add_argument("--list", action="store_true", help="list the papers, their status and what each builds; build nothing")
     p.add_argument("--cores", type=int, default=2, help="parallel jobs (default 2)")
     p.add_argument("--config", default=None, help="run configuration merged over each paper's config/<slug>.yaml")
     p.add_argument("--dry-run", "-n", action="store_true", help="show what would be done, do nothing")
-    p.add_argument("--results-dir", default=None, help="results root (default results/; papers write <root>/<slug>/)")
-    p.add_argument("--figures-dir", default=None, help="figures root (default figures/; papers write <root>/<slug>/)")
+    p.add_argument("--results-dir", default=None, type=output_dir, help="results root (default results/; papers write <root>/<slug>/)")
+    p.add_argument("--figures-dir", default=None, type=output_dir, help="figures root (default figures/; papers write <root>/<slug>/)")
     p.add_argument("--source", choices=["twin", "hardware", "archive"], default=None,
                    help="where the mems paper's recordings come from (default: its config)")
     p.add_argument("--rig-config", default=None, help="rig configuration TOML (with --source hardware)")
+    p.add_argument("--full-recordings", action="store_true",
+                   help="keep every channel of the twin recordings the mems paper makes, in float64 at 4 kHz "
+                        "(about 4x the disk); default: only what its notebooks read (config key recording_storage)")
     p.add_argument("--forceall", action="store_true", help="rebuild everything, even what is up to date")
     p.add_argument("--quiet", action="store_true", help="less Snakemake output")
     p.set_defaults(func=run)
@@ -90,6 +98,8 @@ def snakemake_command(args: argparse.Namespace) -> list[str]:
                      ("rig_config", args.rig_config)):
         if val is not None:
             cfg.append(f"{key}={val}")
+    if getattr(args, "full_recordings", False):
+        cfg.append("recording_storage=full")
     if cfg:
         cmd += ["--config"] + cfg
     if args.dry_run:

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from paperlib.cli_args import output_dir, output_file
+
 
 def _floats(text: str) -> list[float]:
     try:
@@ -41,13 +43,17 @@ def add_parser(subparsers: Any) -> None:
         "run", help="run a controller on the hardware or the twin at 4 kHz and record it",
         description="One run of the paper's random point-to-point trajectory under PD, CTC or AC, recorded "
                     "(schema paperlib.recording/2). Emulated hardware is recorded as source 'twin'.")
-    p.add_argument("--rig", choices=("hardware", "twin"), required=True)
+    p.add_argument("--rig", choices=("hardware", "twin"), required=True,
+                   help="hardware: the robot over EtherCAT (needs --config); twin: the 5R twin in the same loop")
     p.add_argument("--config", help="rig configuration TOML (required for --rig hardware; see config/rig.example.toml)")
-    p.add_argument("--controller", choices=("PD", "CTC", "AC", "OPEN"), default="AC")
+    p.add_argument("--controller", choices=("PD", "CTC", "AC", "OPEN"), default="AC",
+                   help="switches of the paper's Fig. 1 (default AC)")
     p.add_argument("--duration", type=float, required=True, help="run length [s]")
-    p.add_argument("--output", required=True, help="recording file (.nc)")
+    p.add_argument("--output", required=True, type=output_file,
+                   help="recording file (.nc; its directory must exist, checked before the rig starts)")
     p.add_argument("--seed", type=int, default=1, help="trajectory seed (and the twin's noise seed)")
-    p.add_argument("--model", type=int, default=3, help="Table 4 friction model of the estimator (default 3)")
+    p.add_argument("--model", type=int, default=3, choices=(1, 2, 3, 4, 5),
+                   help="Table 4 friction model of the estimator (default 3)")
     p.add_argument("--pi-pds0", type=_floats, default=None, help="initial drive-gain estimates a,b")
     p.add_argument("--pi-F0", type=_floats, default=None, help="initial friction coefficients c1,c2,...")
     p.add_argument("--closed-from-start", action="store_true", help="switches (b), (c) closed from t = 0 (warm start)")
@@ -57,23 +63,24 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--imu-calibration", help="IMU calibration TOML (overrides [imu] calibration_file)")
     p.add_argument("--no-zero", action="store_true", help="skip the zeroing even if [zeroing] enabled")
     p.add_argument("--rt-priority", type=int, default=None, help="SCHED_FIFO priority of the loop (default: config)")
-    p.add_argument("--json", dest="json_out", help="also write the run summary as JSON")
+    p.add_argument("--json", dest="json_out", type=output_file, help="also write the run summary as JSON")
     p.set_defaults(func=cmd_run)
 
     hw = subparsers.add_parser("hardware", help="EtherCAT / IMU rig tools: probe, selftest, calibrate-imu")
     sub = hw.add_subparsers(dest="hardware_command", metavar="SUBCOMMAND")
     pr = sub.add_parser("probe", help="list the EtherCAT slaves on an interface")
-    pr.add_argument("--interface", required=True)
+    pr.add_argument("--interface", required=True, help="network interface the EtherCAT bus is on (e.g. eth1)")
     pr.add_argument("--netns", default=None, help="network namespace holding the interface")
     pr.add_argument("--json", action="store_true", help="print JSON")
     pr.set_defaults(func=cmd_probe)
     st = sub.add_parser("selftest", help="(root) run the real master + loop + controller against the emulated rig")
     st.add_argument("--duration", type=float, default=12.0, help="controlled run [s] (default 12)")
     st.add_argument("--calibrate", type=float, default=4.0, help="IMU calibration PD run first [s] (0: none)")
-    st.add_argument("--controller", choices=("PD", "CTC", "AC", "OPEN"), default="AC")
-    st.add_argument("--seed", type=int, default=1)
-    st.add_argument("--json", dest="json_out", help="also write the summary to this file")
-    st.add_argument("--workdir", help="directory for the recordings (default: a new temporary one)")
+    st.add_argument("--controller", choices=("PD", "CTC", "AC", "OPEN"), default="AC",
+                    help="controller of the run (default AC)")
+    st.add_argument("--seed", type=int, default=1, help="trajectory and noise seed (default 1)")
+    st.add_argument("--json", dest="json_out", type=output_file, help="also write the summary to this file")
+    st.add_argument("--workdir", type=output_dir, help="directory for the recordings (default: a new temporary one)")
     st.add_argument("--no-zero", action="store_true", help="skip the zeroing (emulator encoder offset 0)")
     st.add_argument("--rt-priority", type=int, default=10,
                     help="SCHED_FIFO priority of the loop during the run (0: normal scheduling; default 10)")
@@ -95,8 +102,8 @@ def add_parser(subparsers: Any) -> None:
     st.add_argument("--quiet", action="store_true", help="print only the JSON summary")
     st.set_defaults(func=cmd_selftest)
     ci = sub.add_parser("calibrate-imu", help="IMU conversion rows from a recording (nominal IMU conversion)")
-    ci.add_argument("recording")
-    ci.add_argument("--output", required=True, help="calibration TOML to write")
+    ci.add_argument("recording", help="recording made with the nominal IMU conversion (e.g. a PD run)")
+    ci.add_argument("--output", required=True, type=output_file, help="calibration TOML to write")
     ci.set_defaults(func=cmd_calibrate_imu)
     hw.set_defaults(func=lambda args: (hw.print_help(), 2)[1])
 

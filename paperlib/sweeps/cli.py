@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from paperlib import provenance
+from paperlib.cli_args import output_dir, plain_text
 
 ROOT = provenance.REPO_ROOT
 LOCK_HINT = ("sweep {name}: the repository is locked by another Snakemake run, or by one that was killed "
@@ -31,7 +32,7 @@ LOCK_HINT = ("sweep {name}: the repository is locked by another Snakemake run, o
 def add_parser(subparsers: Any) -> None:
     """Register ``paperlib sweep``."""
     p = subparsers.add_parser("sweep", help="Monte-Carlo sweep of a paper's headline numbers (Snakemake; local or SLURM)",
-                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                              description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("sweep_file", help="sweep file (YAML), e.g. config/sweeps/mems.yaml")
     p.add_argument("--cores", type=int, default=2, help="local cores (default 2); with --profile, the profile's setting wins")
     p.add_argument("--profile", default=None,
@@ -39,8 +40,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--partition", default=None, help="SLURM partition (overrides the sweep file's slurm.partition)")
     p.add_argument("--account", default=None, help="SLURM account (overrides the sweep file's slurm.account)")
     p.add_argument("--jobs", type=int, default=None, help="jobs in flight at once (cluster; overrides the profile)")
-    p.add_argument("--results-dir", default="results", help="results root (default results)")
-    p.add_argument("--figures-dir", default="figures", help="figures root (default figures)")
+    p.add_argument("--results-dir", default="results", type=output_dir, help="results root (default results)")
+    p.add_argument("--figures-dir", default="figures", type=output_dir, help="figures root (default figures)")
     p.add_argument("--dry-run", "-n", action="store_true", help="show what would run, run nothing")
     p.add_argument("--no-progress", action="store_true", help="no progress bar; Snakemake's output on the terminal")
     p.add_argument("--runs-only", action="store_true", help="run the jobs but not the aggregation")

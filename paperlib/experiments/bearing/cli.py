@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from paperlib.cli_args import output_file_in_new_dir
+
 
 def _fail(cmd: str, exc: BaseException) -> int:
     print(f"paperlib bearing {cmd}: {exc}", file=sys.stderr)
@@ -131,7 +133,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     common.add_argument("--joint", type=int, default=None, help="joint label (needed when the file has several)")
     common.add_argument("--cutoff", type=float, default=20.0, metavar="HZ",
                         help="cut-off of the zero-phase filter deriving qd, qdd from q when absent (default 20 Hz)")
-    common.add_argument("--json", metavar="OUT", help="also write the JSON to this file")
+    common.add_argument("--json", metavar="OUT", type=output_file_in_new_dir, help="also write the JSON to this file")
 
     f = bsub.add_parser("fit", parents=[common], help="fit the intrinsic model on no-load recordings (q, tau_s)")
     f.add_argument("recordings", nargs="+", help="no-load recordings (schema 2) with q and tau_s")
@@ -165,5 +167,5 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--bearing-seed", type=int, default=7, help="seed of the bearing population drawn from (default 7)")
     t.add_argument("--bearing-index", type=int, default=0, help="which bearing of that population (default 0)")
     t.add_argument("--q0", type=float, default=0.0, metavar="RAD", help="start angle of the trial (default 0)")
-    t.add_argument("--output", required=True, help="recording to write (.nc)")
+    t.add_argument("--output", required=True, type=output_file_in_new_dir, help="recording to write (.nc)")
     t.set_defaults(func=twin)

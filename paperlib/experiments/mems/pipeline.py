@@ -23,6 +23,15 @@ e.g. ``config/smoke.yaml``, is merged over it key by key from its ``mems:`` sect
     Output folders (``results/mems``, ``figures/mems``).
 ``formats``
     Figure formats (``[png, svg]``).
+``recording_storage``
+    What the pipeline stores of each twin recording it makes: ``analysis`` (default) keeps only
+    the data variables the notebooks read (:data:`NOTEBOOK_READS`, plus the online estimate of a
+    recording another one warm-starts from), with the variables of ``float32_channels`` in single
+    precision; ``full`` keeps everything the twin logs, in float64 at the full rate
+    (``paperlib reproduce mems --full-recordings``). Archived and hardware recordings are never
+    reduced: a twin recording can be made again from its spec, a measured one cannot.
+``float32_channels``
+    Variables stored in single precision when ``recording_storage`` is ``analysis``.
 ``recordings``
     name -> recording spec (:data:`paperlib.experiments.mems.sources.SPEC_KEYS`; plus optional
     ``archive_name``, the registry name if it differs).
@@ -31,7 +40,7 @@ e.g. ``config/smoke.yaml``, is merged over it key by key from its ``mems:`` sect
 
 Command line (used by the Snakefile's shell rules)::
 
-    python -m paperlib.experiments.mems.pipeline record --name N --spec JSON --source twin --output F.nc [--warm-from W.nc]
+    python -m paperlib.experiments.mems.pipeline record --name N --spec JSON --source twin --output F.nc [--warm-from W.nc] [--store JSON]
     python -m paperlib.experiments.mems.pipeline verify --name N --file F.nc --output CHECK
 """
 
@@ -50,8 +59,8 @@ import yaml
 from paperlib import provenance
 from paperlib.experiments.mems import sources
 
-__all__ = ["ROOT", "DEFAULT_CONFIG", "NOTEBOOKS", "load_config", "merge", "normalise_config", "recording_plan",
-           "notebook_params", "notebook_outputs", "figure_files", "final_targets", "code_inputs", "codegen_inputs",
+__all__ = ["ROOT", "DEFAULT_CONFIG", "NOTEBOOKS", "NOTEBOOK_READS", "KEEP_MODES", "storage", "load_config", "merge",
+           "normalise_config", "recording_plan", "notebook_params", "notebook_outputs", "figure_files", "final_targets", "code_inputs", "codegen_inputs",
            "write_params", "made_outputs", "main"]
 
 ROOT = provenance.REPO_ROOT
@@ -77,6 +86,24 @@ NOTEBOOKS: dict[str, list[str]] = {
 }
 
 _PIPELINE_ONLY_SPEC_KEYS = ("archive_name", "description")
+
+#: The data variables each notebook reads from its recordings (its own code and the layers' it
+#: calls: the estimator replay reads q, qd, qdd, tau_m; Figs. 6-7 and 12-15 the online estimate and
+#: the twin's true friction; Figs. 8-11 the setpoints, q and the torque parts). With
+#: ``recording_storage: analysis`` a twin recording keeps the union over the notebooks that use it.
+NOTEBOOK_READS: dict[str, tuple[str, ...]] = {
+    "01_workspace_trajectories": (),
+    "02_model_order": ("q", "qd", "qdd", "tau_m"),
+    "03_friction_fits": ("q", "qd", "qdd", "tau_m", "pi_hat", "Q_F_true", "tau_F_true"),
+    "04_controller_comparison": ("q", "q_sp", "qd_sp", "qdd_sp", "tau_parts"),
+    "05_temperature_convergence": ("q", "qd", "qdd", "tau_m", "pi_hat", "temperature", "Q_F_true", "tau_F_true"),
+    "06_beyond_the_paper": ("q", "qd", "qdd", "tau_m"),  # model selection replays; friction bands read qd
+}
+#: What a recording keeps when another one warm-starts from it (:func:`sources.final_estimate`
+#: averages the online estimate over its last seconds).
+WARM_START_READS: tuple[str, ...] = ("pi_hat",)
+#: Values of ``recording_storage``.
+KEEP_MODES = ("analysis", "full")
 
 
 def merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -140,6 +167,10 @@ def normalise_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
     cfg.setdefault("recordings", {})
     cfg.setdefault("notebooks", {})
     cfg.setdefault("sweep", None)
+    cfg.setdefault("recording_storage", "analysis")
+    cfg.setdefault("float32_channels", [])
+    if cfg["recording_storage"] not in KEEP_MODES:
+        raise ValueError(f"config: recording_storage must be one of {KEEP_MODES}, not {cfg['recording_storage']!r}")
     if cfg["source"] not in sources.SOURCES:
         raise ValueError(f"config: source must be one of {sources.SOURCES}, not {cfg['source']!r}")
     if cfg["source"] == "hardware":
@@ -206,6 +237,38 @@ def recording_plan(cfg: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
             warm = run_spec.pop("warm_start", None)
             plan[name] = {"path": str(rdir / f"{name}.nc"), "origin": cfg["source"], "spec": run_spec, "warm_from": warm}
     return plan
+
+
+def storage(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """How the pipeline stores the twin recording ``name``: ``{"keep", "float32", "purpose"}``.
+
+    ``keep`` is None (everything, float64) with ``recording_storage: full``; otherwise the union of
+    :data:`NOTEBOOK_READS` over the notebooks that use the recording, plus
+    :data:`WARM_START_READS` when another recording warm-starts from it. ``float32`` lists the
+    kept variables of ``float32_channels``, except the warm-start ones of such a recording (the
+    next run starts from them: rounding them would change that run). ``resolution``: the steps
+    the twin quantizes ``q`` and ``tau_m`` to (:func:`sources.twin_resolutions`), stored as
+    integer counts, bit for bit.
+    """
+    if cfg["recording_storage"] == "full":
+        return {"keep": None, "float32": [], "purpose": "full"}
+    users = [nb for nb in NOTEBOOKS if name in _notebook_recordings(cfg, nb).values()]
+    undeclared = [nb for nb in users if nb not in NOTEBOOK_READS]
+    if undeclared:  # a notebook that has not said what it reads gets the whole recording
+        return {"keep": None, "float32": [], "purpose": f"full: {', '.join(undeclared)} declares no NOTEBOOK_READS"}
+    warm_source = any(spec.get("warm_start") == name for spec in cfg["recordings"].values())
+    keep = {"q"}
+    for nb in users:
+        keep |= set(NOTEBOOK_READS[nb])
+    if warm_source:
+        keep |= set(WARM_START_READS)
+    f32 = set(cfg["float32_channels"]) & keep
+    if warm_source:
+        f32 -= set(WARM_START_READS)
+    purpose = (f"the variables read by {', '.join(users) or 'no notebook'}" + (" and the warm start" if warm_source else "")
+               + "; the whole log: recording_storage: full (paperlib reproduce mems --full-recordings)")
+    resolution = {v: r for v, r in sources.twin_resolutions().items() if v in keep and v not in f32}
+    return {"keep": sorted(keep), "float32": sorted(f32), "resolution": resolution, "purpose": purpose}
 
 
 def notebook_params(cfg: Mapping[str, Any], plan: Mapping[str, Mapping[str, Any]], nb: str) -> dict[str, Any]:
@@ -329,14 +392,17 @@ def _cmd_record(a: argparse.Namespace) -> int:
     from paperlib.recordings import read_recording
 
     spec = json.loads(a.spec)
+    store = json.loads(a.store) if a.store else {"keep": None, "float32": []}
     warm = read_recording(a.warm_from) if a.warm_from else None
     t0 = time.perf_counter()
     ds = sources.make_recording_now(spec, source=a.source, rig_config=a.rig_config or None, warm_from=warm,
-                                    output=a.output, progress=True)
+                                    output=a.output, progress=True, store=store)
     wall = time.perf_counter() - t0
     dur = float(ds["time"].values[-1])
+    size = Path(a.output).stat().st_size / 1e6
+    kept = "whole" if "reduced" not in ds.attrs else f"{len(ds.data_vars)} variables ({', '.join(ds.data_vars)})"
     print(f"recording {a.name}: {a.source}, {spec.get('controller')} {dur:.1f} s, seed {spec.get('seed')}, "
-          f"converged_s = {ds.attrs.get('converged_s')}, made in {wall:.1f} s -> {a.output}")
+          f"converged_s = {ds.attrs.get('converged_s')}, made in {wall:.1f} s -> {a.output} ({size:.1f} MB, {kept})")
     return 0
 
 
@@ -365,17 +431,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m paperlib.experiments.mems.pipeline")
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("record", help="make one recording (twin or hardware)")
-    r.add_argument("--name", required=True)
+    r.add_argument("--name", required=True, help="the recording's name in the configuration")
     r.add_argument("--spec", required=True, help="recording spec as JSON")
-    r.add_argument("--source", required=True, choices=["twin", "hardware"])
-    r.add_argument("--rig-config", default="")
+    r.add_argument("--source", required=True, choices=["twin", "hardware"], help="who makes the recording")
+    r.add_argument("--rig-config", default="", help="rig configuration TOML (hardware)")
     r.add_argument("--warm-from", default="", help="recording whose final estimate initialises the estimator")
-    r.add_argument("--output", required=True)
+    r.add_argument("--output", required=True, help="recording file to write (.nc)")
+    r.add_argument("--store", default="", help="what to keep, as JSON (pipeline.storage); default: everything")
     r.set_defaults(func=_cmd_record)
     v = sub.add_parser("verify", help="check an archived recording against the registry")
-    v.add_argument("--name", required=True)
-    v.add_argument("--registry", default=str(ROOT / "data" / "recordings" / "registry.toml"))
-    v.add_argument("--output", required=True)
+    v.add_argument("--name", required=True, help="registry name of the recording")
+    v.add_argument("--registry", default=str(ROOT / "data" / "recordings" / "registry.toml"), help="registry file")
+    v.add_argument("--output", required=True, help="check file to write")
     v.set_defaults(func=_cmd_verify)
     a = ap.parse_args(argv)
     return int(a.func(a))

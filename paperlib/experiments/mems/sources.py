@@ -47,6 +47,7 @@ __all__ = [
     "hardware_command",
     "estimator_config",
     "final_estimate",
+    "twin_resolutions",
     "make_recording_now",
     "obtain_recordings",
     "registry_lookup",
@@ -239,6 +240,30 @@ def hardware_command(spec: Mapping[str, Any], rig_config: str | os.PathLike[str]
             "--seed", str(int(spec.get("seed", 1))), "--output", str(output), "--estimator-config", str(est_path)]
 
 
+def twin_resolutions() -> dict[str, float]:
+    """Steps the 5R twin's sensors quantize to (variable -> step in its units), for lossless storage.
+
+    ``q``: one encoder count at the joint, ``2 pi / (counts per motor rev x gear ratio)`` (as the
+    twin computes it); ``tau_m``: the drive's int16 per-mille LSB, ``1e-3 x rated torque``, when the
+    twin quantizes it. A step is given only when it is the same for every joint.
+    :func:`paperlib.recordings.reduce_recording` checks that every value is a multiple of it.
+    """
+    from paperlib.robots.five_bar import FiveBar
+    from paperlib.twin import drives as dr
+
+    robot = FiveBar.default()
+    counts = float(robot.description["sensors"]["encoder_counts_per_motor_rev"])
+    out: dict[str, float] = {}
+    enc = 2 * np.pi / (counts * robot.gear_ratios)
+    if np.all(enc == enc[0]):
+        out["q"] = float(enc[0])
+    tp = dr.load_twin_params()
+    lsb = {1e-3 * float(ax.rated_torque_Nm) for ax in tp.drive_axes}
+    if tp.drive_common.quantize_torque_permille > 0.5 and len(lsb) == 1:
+        out["tau_m"] = lsb.pop()
+    return out
+
+
 def final_estimate(ds: xr.Dataset, model: int = 3, tail_s: float = 5.0) -> tuple[list[float], list[float]]:
     """Warm-start values (pi_pds, pi_F) from a recording: the mean estimate over its last ``tail_s``.
 
@@ -266,7 +291,7 @@ def final_estimate(ds: xr.Dataset, model: int = 3, tail_s: float = 5.0) -> tuple
 
 def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str | os.PathLike[str] | None = None,
                        warm_from: xr.Dataset | None = None, output: str | os.PathLike[str] | None = None,
-                       progress: bool = False) -> xr.Dataset:
+                       progress: bool = False, store: Mapping[str, Any] | None = None) -> xr.Dataset:
     """Make one recording from ``twin`` or ``hardware`` (writing it to ``output`` if given).
 
     Parameters
@@ -282,6 +307,11 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
         Where to write the recording (``.nc``).
     progress : bool
         Print the twin's speed.
+    store : mapping, optional
+        What to write of a twin recording: ``{"keep": [...] | None, "float32": [...], "purpose": str}``
+        (:func:`paperlib.recordings.reduce_recording`; the pipeline's
+        :func:`paperlib.experiments.mems.pipeline.storage`). The returned dataset is what was
+        written. Hardware recordings are always written whole.
 
     Raises
     ------
@@ -305,6 +335,11 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
         except ImportError as exc:
             raise SourceError(f"source 'twin' needs paperlib.twin.simulate, which cannot be imported: {exc}") from exc
         ds = simulate(**simulate_kwargs(spec), progress=progress)
+        if store and (store.get("keep") is not None or store.get("float32")):
+            from paperlib.recordings import reduce_recording
+
+            ds = reduce_recording(ds, keep=store.get("keep"), float32=store.get("float32", ()),
+                                  resolution=store.get("resolution"), purpose=str(store.get("purpose", "")))
         if output is not None:
             write_recording(ds, output)
         return ds

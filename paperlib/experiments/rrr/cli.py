@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from paperlib.cli_args import output_file_in_new_dir
 from paperlib.experiments.rrr import identification as idf
 
 
@@ -44,7 +45,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     q = sub.add_parser("identify", help="fit Kostic friction and k_f (or the Coulomb+viscous baseline) to a 3-RRR recording")
     q.add_argument("recording", help="a paperlib recording of the 3-RRR with q and tau_m (.nc)")
     q.add_argument("--model", choices=("kostic", "coulomb-viscous"), default="kostic", help="friction model (default kostic)")
-    q.add_argument("--json", default=None, help="write parameters, standard deviations and residual to this JSON file")
+    q.add_argument("--json", default=None, type=output_file_in_new_dir, help="write parameters, standard deviations and residual to this JSON file")
     q.add_argument("--starts", type=int, default=8, help="NLS starts (kostic only; default 8)")
     q.add_argument("--seed", type=int, default=0, help="seed of the starts (default 0)")
     q.add_argument("--residual", choices=("task", "joint"), default="task",
