@@ -190,7 +190,7 @@ def speed_errors(series: Mapping, speeds: tuple[float, ...]):
     axes[1, -1].plot([], [], color=COLORS["kostic"], ls=":", lw=0.8, label="paper, Table 5: peaks after")
     h0, l0 = axes[0, 0].get_legend_handles_labels()
     h1, l1 = axes[1, -1].get_legend_handles_labels()
-    fig.legend(h0 + h1, l0 + l1, fontsize=7, loc="lower center", ncol=3, bbox_to_anchor=(0.5, -0.08))
+    fig.legend(h0 + h1, l0 + l1, fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
     fig.suptitle("Fig. 14: path speed and speed error (twin); dotted: the paper's Table 5 peaks (red before, blue after)")
     fig.tight_layout()
     return fig
