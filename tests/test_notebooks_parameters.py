@@ -67,6 +67,7 @@ def test_papermill_parses_the_parameters_cell_without_warning(path: Path, caplog
 def test_a_bad_parameters_cell_is_caught(tmp_path: Path, caplog) -> None:
     """The check above can fail: an inline comment with '=' is what papermill cannot parse."""
     nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "language": "python", "display_name": "Python 3"}
     cell = nbformat.v4.new_code_cell("a = 1\nb = 2  # default = 2\n")
     cell.metadata["tags"] = ["parameters"]
     nb.cells.append(cell)
