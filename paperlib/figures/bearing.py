@@ -157,9 +157,11 @@ def periodogram(orders: np.ndarray, amp: np.ndarray, found: Sequence[Mapping[str
         if sel:
             out.append(hv.Scatter(([f["order"] for f in sel], [f["amplitude_Nm"] for f in sel]), "order", "amp_Nm",
                                   label=label).opts(color="#d62728", s=40, marker=marker))
-    for k in truth_orders or ():
-        out.append(hv.VLine(k).opts(color="#1f77b4", linestyle="--", linewidth=0.8))
     floor = float(np.percentile(amp[amp > 0], 5)) if np.any(amp > 0) else 1e-6
+    for i, k in enumerate(truth_orders or ()):
+        line = hv.Curve(([k, k], [floor, 2.0 * float(amp.max())]), "order", "amp_Nm",
+                        label="twin's ripple orders (truth)" if i == 0 else "")
+        out.append(line.opts(color="#1f77b4", linestyle="--", linewidth=0.8))
     return hv.Overlay(out).opts(xlabel="order [cycles per joint revolution]", ylabel="amplitude [N m]", logy=True,
                                 ylim=(floor, 2.0 * float(amp.max())),
                                 fig_inches=SIZE, legend_position="right",
