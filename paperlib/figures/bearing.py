@@ -118,32 +118,32 @@ def fig5_time(t: np.ndarray, tau_s: np.ndarray, bearing: np.ndarray, tau_ref: np
 
 
 def fig5_velocity(trials: Sequence[Mapping[str, np.ndarray]], source: str) -> Any:
-    """Fig. 5b: torque over joint velocity for every trial: sensor, compensated, load cell."""
+    """Fig. 5b: torque over joint velocity for every trial (sensor, compensated, load cell), and each one's
+    deviation from the load cell with the paper's largest deviation (about -0.7 N m)."""
     hv = _hv()
-    out = []
+    out, dev = [], []
     styles = {"tau_s": ("#d62728", "torque sensor"), "bearing": ("#1f77b4", "compensated"), "tau_ref": ("black", "load cell")}
+    n = len(trials)
+    vmax = max(float(np.abs(tr["qd"]).max()) for tr in trials)
     for i, tr in enumerate(trials, 1):
         d = _decimate(tr["qd"].size, 1500)
         for key, (color, label) in styles.items():
-            out.append(hv.Scatter((tr["qd"][d], tr[key][d]), "qd_rad_s", "tau_Nm", label=f"{label}, trial {i}").opts(
+            lab = f"{label} ({n} trials)" if i == 1 else ""
+            out.append(hv.Scatter((tr["qd"][d], tr[key][d]), "qd_rad_s", "tau_Nm", label=lab).opts(
                 color=color, s=1.5, alpha=0.5 + 0.15 * (i - 1)))
-    torque = hv.Overlay(out).opts(xlabel="joint velocity [rad/s]", ylabel="bearing torque [N m]", fig_inches=(7.5, 4.6),
-                                  legend_position="right",
-                                  title=f"Fig. 5b: torque over velocity, {len(trials)} trials ({source} data)")
-    dev = []
-    vmax = 0.0
-    for i, tr in enumerate(trials, 1):
-        d = _decimate(tr["qd"].size, 1500)
-        vmax = max(vmax, float(np.abs(tr["qd"]).max()))
-        for key, (color, label) in (("tau_s", styles["tau_s"]), ("bearing", styles["bearing"])):
-            dev.append(hv.Scatter((tr["qd"][d], (tr[key] - tr["tau_ref"])[d]), "qd_rad_s", "dev_Nm",
-                                  label=f"{label} - load cell, trial {i}").opts(color=color, s=1.5, alpha=0.5 + 0.15 * (i - 1)))
-    dev.append(_level(hv, -vmax, vmax, PAPER["max_deviation_Nm"], "paper: largest deviation, sensor, about -0.7 N m"))
+            if key != "tau_ref":
+                dev.append(hv.Scatter((tr["qd"][d], (tr[key] - tr["tau_ref"])[d]), "qd_rad_s", "dev_Nm",
+                                      label=f"{label} - load cell ({n} trials)" if i == 1 else "").opts(
+                    color=color, s=1.5, alpha=0.5 + 0.15 * (i - 1)))
+    dev.append(_level(hv, -vmax, vmax, PAPER["max_deviation_Nm"], "paper: largest deviation of the sensor, about -0.7 N m"))
     dev.append(hv.HLine(0.0).opts(color="grey", linestyle=":", linewidth=0.8))
+    torque = hv.Overlay(out).opts(xlabel="joint velocity [rad/s]", ylabel="bearing torque [N m]", fig_inches=(5.6, 4.4),
+                                  aspect="auto", legend_position="top_left",
+                                  title=f"Fig. 5b: torque over velocity, {n} trials ({source} data)")
     deviation = hv.Overlay(dev).opts(xlabel="joint velocity [rad/s]", ylabel="deviation from the load cell [N m]",
-                                     fig_inches=(7.5, 4.6), legend_position="right",
-                                     title=f"Fig. 5b (cont.): deviation from the load cell ({source} data)")
-    return (torque + deviation).cols(1)
+                                     fig_inches=(5.6, 4.4), aspect="auto", legend_position="top_left",
+                                     title=f"Deviation from the load cell ({source} data)")
+    return (torque + deviation).opts(sublabel_format="").cols(2)
 
 
 def periodogram(orders: np.ndarray, amp: np.ndarray, found: Sequence[Mapping[str, Any]], truth_orders: Sequence[float] | None,
