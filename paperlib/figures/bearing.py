@@ -121,29 +121,28 @@ def fig5_velocity(trials: Sequence[Mapping[str, np.ndarray]], source: str) -> An
     """Fig. 5b: torque over joint velocity for every trial (sensor, compensated, load cell), and each one's
     deviation from the load cell with the paper's largest deviation (about -0.7 N m)."""
     hv = _hv()
-    out, dev = [], []
     styles = {"tau_s": ("#d62728", "torque sensor"), "bearing": ("#1f77b4", "compensated"), "tau_ref": ("black", "load cell")}
     n = len(trials)
-    vmax = max(float(np.abs(tr["qd"]).max()) for tr in trials)
-    for i, tr in enumerate(trials, 1):
-        d = _decimate(tr["qd"].size, 1500)
-        for key, (color, label) in styles.items():
-            lab = f"{label} ({n} trials)" if i == 1 else ""
-            out.append(hv.Scatter((tr["qd"][d], tr[key][d]), "qd_rad_s", "tau_Nm", label=lab).opts(
-                color=color, s=1.5, alpha=0.5 + 0.15 * (i - 1)))
-            if key != "tau_ref":
-                dev.append(hv.Scatter((tr["qd"][d], (tr[key] - tr["tau_ref"])[d]), "qd_rad_s", "dev_Nm",
-                                      label=f"{label} - load cell ({n} trials)" if i == 1 else "").opts(
-                    color=color, s=1.5, alpha=0.5 + 0.15 * (i - 1)))
+    dec = [_decimate(tr["qd"].size, 1500) for tr in trials]
+    qd = np.concatenate([tr["qd"][d] for tr, d in zip(trials, dec)])
+    vmax = float(np.abs(qd).max())
+    out, dev = [], []
+    for key, (color, label) in styles.items():
+        y = np.concatenate([tr[key][d] for tr, d in zip(trials, dec)])
+        out.append(hv.Scatter((qd, y), "qd_rad_s", "tau_Nm", label=f"{label} ({n} trials)").opts(color=color, s=1.5))
+        if key != "tau_ref":
+            r = np.concatenate([(tr[key] - tr["tau_ref"])[d] for tr, d in zip(trials, dec)])
+            dev.append(hv.Scatter((qd, r), "qd_rad_s", "dev_Nm", label=f"{label} - load cell ({n} trials)").opts(
+                color=color, s=1.5))
     dev.append(_level(hv, -vmax, vmax, PAPER["max_deviation_Nm"], "paper: largest deviation of the sensor, about -0.7 N m"))
     dev.append(hv.HLine(0.0).opts(color="grey", linestyle=":", linewidth=0.8))
-    torque = hv.Overlay(out).opts(xlabel="joint velocity [rad/s]", ylabel="bearing torque [N m]", fig_inches=(5.6, 4.4),
-                                  aspect="auto", legend_position="top_left",
+    torque = hv.Overlay(out).opts(xlabel="joint velocity [rad/s]", ylabel="bearing torque [N m]", aspect=1.3,
+                                  legend_position="top_left",
                                   title=f"Fig. 5b: torque over velocity, {n} trials ({source} data)")
     deviation = hv.Overlay(dev).opts(xlabel="joint velocity [rad/s]", ylabel="deviation from the load cell [N m]",
-                                     fig_inches=(5.6, 4.4), aspect="auto", legend_position="top_left",
+                                     aspect=1.3, legend_position="right",
                                      title=f"Deviation from the load cell ({source} data)")
-    return (torque + deviation).opts(sublabel_format="").cols(2)
+    return (torque + deviation).opts(sublabel_format="", fig_inches=(13, 5)).cols(2)
 
 
 def periodogram(orders: np.ndarray, amp: np.ndarray, found: Sequence[Mapping[str, Any]], truth_orders: Sequence[float] | None,

@@ -123,7 +123,9 @@ def _footer_y(fig) -> float:
     the plot draws under it (rotated tick labels, an axis label of a layout), so the footer covers
     nothing. Figures whose content stays inside the canvas keep the footer at 0."""
     try:
-        renderer = fig.canvas.get_renderer()
+        from matplotlib.backend_bases import _get_renderer  # works on any canvas (holoviews' is a bare one)
+
+        renderer = fig.canvas.get_renderer() if hasattr(fig.canvas, "get_renderer") else _get_renderer(fig)
         bottom = fig.get_tightbbox(renderer).y0 / fig.get_figheight()
     except Exception:  # no renderer for this canvas: the plain bottom edge
         return 0.0

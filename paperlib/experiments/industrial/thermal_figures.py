@@ -86,7 +86,7 @@ def fig06_joint_friction(extras: Mapping[str, Any], robot: int = 1, joint: int =
 
 
 def fig07_all_joints(extras: Mapping[str, Any], robot: int = 1):
-    """Fig. 7: friction at 60 % speed of the six joints, every test, and the mix fit."""
+    """Fig. 7: friction at 60 % speed of the six joints, every test, and the mix fit (paper's mix in each panel)."""
     plt = _plt()
     fig, axes = plt.subplots(2, 3, figsize=(11, 6), sharex=True)
     for ax, (js, m) in zip(axes.ravel(), sorted(extras["table1"][robot]["joints"].items(), key=lambda x: int(x[0]))):
@@ -94,23 +94,26 @@ def fig07_all_joints(extras: Mapping[str, Any], robot: int = 1):
         idx = np.array(m["cycle_test"])
         for i, test in enumerate(m["tests"]):
             sel = idx == i
-            ax.plot(rows[sel, 0], rows[sel, 1], ".", ms=4, label=test["file"])
+            ax.plot(rows[sel, 0], rows[sel, 1], ".", ms=4, color=f"C{i}", label=f"{test['file']}: identified")
         tt = np.linspace(0, rows[:, 0].max(), 300)
         mix = fit_double_exponential(rows[:, 0], rows[:, 1])
-        ax.plot(tt, mix(tt), "k-", lw=1.2, label=f"twin mix: t1 {mix.t1_min:.1f}, t2 {mix.t2_min:.1f} min")
+        ax.plot(tt, mix(tt), "k-", lw=1.2, label="twin: mix fit (all days)")
         j = int(js)
         ax.axvline(60.0 * PAPER_TEXT["steady_h"], color="tab:orange", ls="--", lw=1,
-                   label=f"paper: steady after ~{PAPER_TEXT['steady_cycles']} cycles (~{PAPER_TEXT['steady_h']:g} h)")
-        ax.plot([], [], " ", label=f"paper mix (EFORT, joint {j}): t1 {TABLE1_PAPER['t1'][4][j - 1]:.1f}, "
-                                   f"t2 {TABLE1_PAPER['t2'][4][j - 1]:.1f} min")
+                   label=f"paper: steady after about {PAPER_TEXT['steady_cycles']} cycles ({PAPER_TEXT['steady_h']:g} h)")
+        ax.text(0.97, 0.95, f"twin mix: t1 {mix.t1_min:.1f}, t2 {mix.t2_min:.1f} min\n"
+                            f"paper mix (EFORT): t1 {TABLE1_PAPER['t1'][4][j - 1]:.1f}, t2 {TABLE1_PAPER['t2'][4][j - 1]:.1f} min",
+                transform=ax.transAxes, ha="right", va="top", fontsize=7,
+                bbox={"fc": "white", "ec": "0.7", "alpha": 0.85})
         ax.set_title(f"joint {js} (at {m['v_ref']:.2f} rad/s)", fontsize=9)
         ax.set_ylabel("friction [N m]", fontsize=8)
-        ax.legend(fontsize=6)
         ax.grid(alpha=0.3)
     for ax in axes[-1]:
         ax.set_xlabel("time [min]")
     fig.suptitle(f"Fig. 7 (TX40 twin, robot {robot}): friction at 60 % of the fastest plateau, 4 test days")
     fig.tight_layout()
+    h, lab = axes[0, 0].get_legend_handles_labels()
+    fig.legend(h, lab, fontsize=7, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 0.0))
     return fig
 
 
@@ -216,10 +219,15 @@ def fig13_anomaly(extras: Mapping[str, Any], results: Mapping[str, Any]):
         ax.set_title(f"{title}: first alarm " + ("none" if d is None else f"{d:.1f} min after onset"), fontsize=9)
         ax.set_xlabel("time [min]")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=6.5)
     axes[0].set_ylabel(f"joint {j} friction: identified / predicted [-]")
     fig.suptitle("Fig. 13 (TX40 twin): friction-anomaly detection, a 32 % friction step on joint 1")
     fig.tight_layout()
+    handles: dict[str, Any] = {}
+    for ax, what in zip(axes, ("with", "without")):
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            lab = f"{lab}, {what} thermal model" if lab.startswith("threshold") else lab
+            handles.setdefault(lab, h)
+    fig.legend(list(handles.values()), list(handles), fontsize=7, loc="upper center", ncol=3, bbox_to_anchor=(0.5, 0.0))
     return fig
 
 

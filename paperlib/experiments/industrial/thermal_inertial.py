@@ -115,11 +115,16 @@ def fig09_fig12(curves: Mapping[str, tuple[np.ndarray, np.ndarray]], names: Sequ
             ax.axhline(nominal[p], color="k", ls=":", lw=1, label="twin truth (URDF)")
         unit = ("N m s/rad" if p.startswith("fv") else "N m" if p.startswith("fs")
                 else "kg m" if p.startswith("m") else "kg m^2")
-        ax.set_title(p + (" (friction: its truth depends on the temperature)" if friction else ""), fontsize=8)
+        ax.set_title(p + ("\n(friction: its truth varies with temperature)" if friction else "\n(inertial)"), fontsize=8)
         ax.set_ylabel(f"{p} [{unit}]", fontsize=8)
         ax.set_xlabel("cycle")
         ax.grid(alpha=0.3)
-    np.atleast_1d(axes)[-1].legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    handles: dict[str, Any] = {}
+    for ax in np.atleast_1d(axes):
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    np.atleast_1d(axes)[-1].legend(list(handles.values()), list(handles), fontsize=6, loc="upper left",
+                                   bbox_to_anchor=(1.02, 1.0))
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig

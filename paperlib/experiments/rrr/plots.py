@@ -62,10 +62,10 @@ def friction_fits(v: np.ndarray, kostic: np.ndarray, cv: np.ndarray, truth: np.n
         ax.set_xlabel("joint rate [rad/s]")
     axes[0].set_ylabel("friction torque [N m]")
     h, lab = axes[0].get_legend_handles_labels()
-    fig.legend(h, lab, fontsize=7, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 0.9))
     fig.suptitle("Table 2 as curves: identified friction vs the twin's truth (twin data; shaded: speeds used).\n"
                  "The paper's Table 2 is in its drives' digital torque unit (not published): not drawn", fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 0.8))
+    fig.tight_layout()
+    fig.legend(h, lab, fontsize=7, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 0.0))
     return fig
 
 
