@@ -11,6 +11,17 @@ from paperlib import __version__
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
+def repo_path(path: str | Path) -> Path:
+    """``path`` taken from the repository root (an absolute path is returned unchanged).
+
+    Notebooks give their inputs and outputs relative to the root, so they find the pipeline's
+    recordings and write where the pipeline writes whether they run from JupyterLab (cwd the
+    notebook's folder) or from papermill (cwd the root).
+    """
+    p = Path(path)
+    return p if p.is_absolute() else REPO_ROOT / p
+
+
 def git_commit() -> str:
     """Return the commit of the working tree (with ``-dirty`` when modified), or ``unknown``."""
     try:

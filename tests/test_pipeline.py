@@ -233,17 +233,7 @@ def test_smoke_reproduce(tmp_path: Path) -> None:
     assert r.returncode == 0 and "Nothing to be done" in (r.stdout + r.stderr), r.stdout[-2000:] + r.stderr[-2000:]
 
 
-@pytest.mark.parametrize("name", sorted(P.NOTEBOOKS))
-def test_papermill_parses_every_parameter_without_warning(name: str, caplog) -> None:
-    import logging
-
-    import papermill as pm
-
-    with caplog.at_level(logging.WARNING):
-        inferred = pm.inspect_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"))
-    assert not [r for r in caplog.records if "parse" in r.getMessage().lower()], caplog.text
-    nb = nbformat.read(NOTEBOOK_DIR / f"{name}.ipynb", as_version=4)
-    assert set(inferred) == set(_parameters_cell(nb))
+# papermill's parameter parsing of every room's notebooks: tests/test_notebooks_parameters.py
 
 
 def test_standalone_notebook_finds_the_pipelines_recording(tmp_path: Path) -> None:

@@ -10,8 +10,14 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["fig3_time", "fig3_angle", "fig3_components", "fig3_residual", "fig5_time", "fig5_velocity",
+__all__ = ["PAPER", "fig3_time", "fig3_angle", "fig3_components", "fig3_residual", "fig5_time", "fig5_velocity",
            "periodogram", "classifier_histograms", "COMPONENT_COLORS"]
+
+#: Numbers paper 004 gives about its figures: Fig. 3a-b, the sensed wave sits about -0.3 N m from zero; Fig. 3c,
+#: the components; Fig. 5a, RMS error 27 % -> 11 %; Fig. 5b, largest deviation of the sensor below the load cell
+#: roughly -0.7 N m.
+PAPER = {"wave_level_Nm": -0.3, "offset_Nm": -0.1189, "ripple_Nm": 0.2, "friction_Nm": (-0.3, 0.1),
+         "rms_error_percent": (27.0, 11.0), "max_deviation_Nm": -0.7}
 
 COMPONENT_COLORS = {"inertia": "#7570b3", "offset": "#1b9e77", "ripple": "#d95f02", "friction": "#e7298a"}
 SIZE = (7.0, 3.6)
@@ -26,6 +32,11 @@ def _hv():
     return hv
 
 
+def _level(hv, x0: float, x1: float, y: float, label: str, color: str = "#ff7f0e", dash: str = "--") -> Any:
+    """A horizontal line from x0 to x1 at y that appears in the legend (hv.HLine does not)."""
+    return hv.Curve(([x0, x1], [y, y]), label=label).opts(color=color, linestyle=dash, linewidth=1.2)
+
+
 def _decimate(n: int, target: int = 3000) -> slice:
     return slice(None, None, max(1, n // target))
 
@@ -37,7 +48,8 @@ def fig3_time(t: np.ndarray, tau_s: np.ndarray, tau_s_lp: np.ndarray, source: st
     raw = hv.Curve((t[d], tau_s[d]), "time_s", "tau_Nm", label="torque sensor (raw)").opts(color="#bbbbbb", linewidth=0.6)
     lp = hv.Curve((t, tau_s_lp), "time_s", "tau_Nm", label=f"low-passed at {cutoff_hz:g} Hz").opts(color="black")
     zero = hv.HLine(0.0).opts(color="grey", linestyle=":", linewidth=0.8)
-    return (raw * lp * zero).opts(xlabel="time [s]", ylabel="sensed torque [N m]", fig_inches=SIZE, legend_position="right",
+    paper = _level(hv, float(t[0]), float(t[-1]), PAPER["wave_level_Nm"], "paper: wave about -0.3 N m from zero")
+    return (raw * lp * zero * paper).opts(xlabel="time [s]", ylabel="sensed torque [N m]", fig_inches=SIZE, legend_position="right",
                                   title=f"Fig. 3a: joint torque sensor under no load ({source} data)")
 
 
@@ -50,6 +62,9 @@ def fig3_angle(q: np.ndarray, tau_lp: np.ndarray, qd: np.ndarray, source: str) -
         d = _decimate(int(mask.sum()))
         out.append(hv.Scatter((np.degrees(q[mask])[d], tau_lp[mask][d]), "q_deg", "tau_Nm", label=label).opts(
             color=color, s=2))
+    qd_deg = np.degrees(q)
+    out.append(_level(hv, float(qd_deg.min()), float(qd_deg.max()), PAPER["wave_level_Nm"],
+                      "paper: wave about -0.3 N m from zero"))
     return hv.Overlay(out).opts(xlabel="joint angle [deg]", ylabel="sensed torque, low-passed [N m]", fig_inches=SIZE,
                                 legend_position="right",
                                 title=f"Fig. 3b: sensed torque over the joint angle ({source} data)")
@@ -103,18 +118,31 @@ def fig5_time(t: np.ndarray, tau_s: np.ndarray, bearing: np.ndarray, tau_ref: np
 
 
 def fig5_velocity(trials: Sequence[Mapping[str, np.ndarray]], source: str) -> Any:
-    """Fig. 5b: torque over joint velocity for every trial: sensor, compensated, load cell."""
+    """Fig. 5b: torque over joint velocity for every trial (sensor, compensated, load cell), and each one's
+    deviation from the load cell with the paper's largest deviation (about -0.7 N m)."""
     hv = _hv()
-    out = []
     styles = {"tau_s": ("#d62728", "torque sensor"), "bearing": ("#1f77b4", "compensated"), "tau_ref": ("black", "load cell")}
-    for i, tr in enumerate(trials, 1):
-        d = _decimate(tr["qd"].size, 1500)
-        for key, (color, label) in styles.items():
-            out.append(hv.Scatter((tr["qd"][d], tr[key][d]), "qd_rad_s", "tau_Nm", label=f"{label}, trial {i}").opts(
-                color=color, s=1.5, alpha=0.5 + 0.15 * (i - 1)))
-    return hv.Overlay(out).opts(xlabel="joint velocity [rad/s]", ylabel="bearing torque [N m]", fig_inches=(7.5, 4.6),
-                                legend_position="right",
-                                title=f"Fig. 5b: torque over velocity, {len(trials)} trials ({source} data)")
+    n = len(trials)
+    dec = [_decimate(tr["qd"].size, 1500) for tr in trials]
+    qd = np.concatenate([tr["qd"][d] for tr, d in zip(trials, dec)])
+    vmax = float(np.abs(qd).max())
+    out, dev = [], []
+    for key, (color, label) in styles.items():
+        y = np.concatenate([tr[key][d] for tr, d in zip(trials, dec)])
+        out.append(hv.Scatter((qd, y), "qd_rad_s", "tau_Nm", label=f"{label} ({n} trials)").opts(color=color, s=1.5))
+        if key != "tau_ref":
+            r = np.concatenate([(tr[key] - tr["tau_ref"])[d] for tr, d in zip(trials, dec)])
+            dev.append(hv.Scatter((qd, r), "qd_rad_s", "dev_Nm", label=f"{label} - load cell ({n} trials)").opts(
+                color=color, s=1.5))
+    dev.append(_level(hv, -vmax, vmax, PAPER["max_deviation_Nm"], "paper: largest deviation of the sensor, about -0.7 N m"))
+    dev.append(hv.HLine(0.0).opts(color="grey", linestyle=":", linewidth=0.8))
+    torque = hv.Overlay(out).opts(xlabel="joint velocity [rad/s]", ylabel="bearing torque [N m]", aspect=1.3,
+                                  legend_position="top_left",
+                                  title=f"Fig. 5b: torque over velocity, {n} trials ({source} data)")
+    deviation = hv.Overlay(dev).opts(xlabel="joint velocity [rad/s]", ylabel="deviation from the load cell [N m]",
+                                     aspect=1.3, legend_position="right",
+                                     title=f"Deviation from the load cell ({source} data)")
+    return (torque + deviation).opts(sublabel_format="", fig_inches=(13, 5)).cols(2)
 
 
 def periodogram(orders: np.ndarray, amp: np.ndarray, found: Sequence[Mapping[str, Any]], truth_orders: Sequence[float] | None,
@@ -128,9 +156,11 @@ def periodogram(orders: np.ndarray, amp: np.ndarray, found: Sequence[Mapping[str
         if sel:
             out.append(hv.Scatter(([f["order"] for f in sel], [f["amplitude_Nm"] for f in sel]), "order", "amp_Nm",
                                   label=label).opts(color="#d62728", s=40, marker=marker))
-    for k in truth_orders or ():
-        out.append(hv.VLine(k).opts(color="#1f77b4", linestyle="--", linewidth=0.8))
     floor = float(np.percentile(amp[amp > 0], 5)) if np.any(amp > 0) else 1e-6
+    for i, k in enumerate(truth_orders or ()):
+        line = hv.Curve(([k, k], [floor, 2.0 * float(amp.max())]), "order", "amp_Nm",
+                        label="twin's ripple orders (truth)" if i == 0 else "")
+        out.append(line.opts(color="#1f77b4", linestyle="--", linewidth=0.8))
     return hv.Overlay(out).opts(xlabel="order [cycles per joint revolution]", ylabel="amplitude [N m]", logy=True,
                                 ylim=(floor, 2.0 * float(amp.max())),
                                 fig_inches=SIZE, legend_position="right",

@@ -118,6 +118,20 @@ def source_footer(provenance: Mapping[str, Any]) -> str | None:
     return text
 
 
+def _footer_y(fig) -> float:
+    """Height of the footer line in figure coordinates: the figure's bottom edge, or below whatever
+    the plot draws under it (rotated tick labels, an axis label of a layout), so the footer covers
+    nothing. Figures whose content stays inside the canvas keep the footer at 0."""
+    try:
+        from matplotlib.backend_bases import _get_renderer  # works on any canvas (holoviews' is a bare one)
+
+        renderer = fig.canvas.get_renderer() if hasattr(fig.canvas, "get_renderer") else _get_renderer(fig)
+        bottom = fig.get_tightbbox(renderer).y0 / fig.get_figheight()
+    except Exception:  # no renderer for this canvas: the plain bottom edge
+        return 0.0
+    return min(0.0, float(bottom) - 0.005) if bottom < 0.0 else 0.0
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -156,7 +170,7 @@ def save(obj: Any, path_stem: str | os.PathLike[str], formats: Iterable[str] = (
     fig = render(obj)
     footer = source_footer(provenance or {})
     if footer:
-        fig.text(0.5, 0.0, footer, ha="center", va="top", fontsize=7, color="0.3", transform=fig.transFigure)
+        fig.text(0.5, _footer_y(fig), footer, ha="center", va="top", fontsize=7, color="0.3", transform=fig.transFigure)
     stem = Path(path_stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []

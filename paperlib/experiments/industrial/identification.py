@@ -176,9 +176,10 @@ def fig_friction(results: dict[str, dict[str, Any]], source: str = "hardware"):
         ax.set_xlabel("joint")
         ax.set_ylabel(f"{'viscous (motor 6 direct part in joints 5-6)' if key == 'fv' else 'Coulomb'} friction, "
                       f"joint side [{unit}]", fontsize=8)
-    axes[1].legend(fontsize=7, loc="upper right")
+    h, lab = axes[0].get_legend_handles_labels()
     fig.suptitle("Staubli TX40 joint friction (source: hardware recording) vs published values", fontsize=10)
     fig.tight_layout()
+    fig.legend(h, lab, fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
     return fig
 
 
@@ -198,7 +199,8 @@ def fig_stability(stab: dict[str, Any]):
             ax.set_ylabel(f"{'viscous' if key == 'fv' else 'Coulomb'} [{unit}]")
             if kind == "gate":
                 ax.set_xscale("log")
-    axes[0, 0].legend(fontsize=7, ncol=2)
+    h, lab = axes[0, 0].get_legend_handles_labels()
     fig.suptitle("Staubli TX40 (source: hardware): stability of the WLS friction estimates", fontsize=10)
     fig.tight_layout()
+    fig.legend(h, lab, fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
     return fig

@@ -31,7 +31,8 @@ from paperlib.recordings import read_recording, truth as rec_truth, write_record
 from paperlib.twin import campaign as C
 from paperlib.friction.lugre import steady_friction
 
-__all__ = ["TRAIN_DAYS", "HELDOUT_DAY", "STEADY_TOL", "simulate_campaign", "load_campaign", "provenance_block",
+__all__ = ["TRAIN_DAYS", "HELDOUT_DAY", "STEADY_TOL", "simulate_campaign", "load_campaign", "campaign_datasets",
+           "provenance_block",
            "truth_reference", "analyse_campaign", "steady_cycles"]
 
 TRAIN_DAYS = (1, 2, 3)
@@ -88,6 +89,43 @@ def load_campaign(paths: Sequence[str | Path]) -> dict[str, xr.Dataset]:
     """Read campaign recordings (name = file stem)."""
     return {Path(p).stem: read_recording(p, require=("q", "tau_m"), analysis="thermal campaign")
             for p in paths}
+
+
+def campaign_datasets(recordings_dir: str | Path, *, cycles: int | None = None, progress: bool = False
+                      ) -> tuple[dict[str, xr.Dataset], list[Path], str]:
+    """Every day of the campaign: the pipeline's recordings in ``recordings_dir`` where present, the rest
+    simulated now (in memory, not written).
+
+    Parameters
+    ----------
+    recordings_dir : path-like
+        Where ``rules/industrial_thermal.smk`` writes ``<day>.nc`` (relative paths from the repository root).
+    cycles : int, optional
+        Cycles per simulated day (None: the campaign file's). Recordings read are used as they are.
+    progress : bool
+        tqdm bar over the simulated days.
+
+    Returns
+    -------
+    datasets : dict day name -> Dataset
+    files : list of Path
+        The recordings read.
+    origin : str
+        One line saying what was read and what was simulated.
+    """
+    from paperlib.provenance import repo_path
+
+    folder = repo_path(recordings_dir)
+    params = C.load_campaign_params()
+    days = list(C.campaign_days(params))
+    files = [folder / f"{d.name}.nc" for d in days if (folder / f"{d.name}.nc").is_file()]
+    datasets = load_campaign(files)
+    todo = [d for d in days if d.name not in datasets]
+    if todo:
+        datasets.update(simulate_campaign(params, cycles=cycles, days=todo, progress=progress))
+    origin = (f"{len(files)} of {len(days)} days read from {folder}"
+              + (f", {len(todo)} simulated now ({', '.join(d.name for d in todo)})" if todo else ""))
+    return datasets, files, origin
 
 
 def truth_reference(ds: xr.Dataset, joint: int, t_s: np.ndarray, v_ref: float) -> np.ndarray:

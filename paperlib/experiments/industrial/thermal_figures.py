@@ -17,7 +17,7 @@ from paperlib.recordings import truth as rec_truth
 from paperlib.friction.lugre import steady_friction_curve
 
 __all__ = ["TABLE1_PAPER", "fig06_joint_friction", "fig07_all_joints", "fig10_cold_hot",
-           "fig11_prediction", "fig13_anomaly", "table1_figure", "table1_rows"]
+           "fig11_prediction", "fig13_anomaly", "table1_figure", "table1_rows", "PAPER_TEXT"]
 
 #: Table 1 of paper 001 (Robot 1), minutes: rows Test 1..4, Mix; columns joints 1..6.
 TABLE1_PAPER = {
@@ -32,6 +32,14 @@ TABLE1_PAPER = {
            [33.0730, 18.1980, 23.3652, 22.8253, 21.9113, 19.5745],
            [35.4424, 17.0107, 23.7187, 24.0566, 20.6529, 32.5835]],
 }
+
+
+#: Numbers paper 001 gives in its text (Section 3): cold friction up to 70 % above hot (Fig. 6), t1 2-3 min and
+#: t2 20-30 min (Table 1), steady state after about 15 cycles, about 1.5 h (Fig. 9), gearbox about 15 C cold and
+#: 50-60 C hot (Fig. 10), a 32 % friction rise against a 60-70 % thermal change (Fig. 13).
+PAPER_TEXT = {"cold_hot_ratio_max": 1.7, "t1_range_min": (2.0, 3.0), "t2_range_min": (20.0, 30.0),
+              "steady_cycles": 15, "steady_h": 1.5, "cold_degC": 15.0, "hot_degC": (50.0, 60.0),
+              "fault_increase": 0.32, "thermal_change": (0.6, 0.7)}
 
 
 def _plt():
@@ -63,16 +71,22 @@ def fig06_joint_friction(extras: Mapping[str, Any], robot: int = 1, joint: int =
         tr = extras["truth_fits"][(robot, test["file"], joint)]
         ax.plot(tr[0], tr[1], "x", ms=4, color=colors[i], alpha=0.6)
     ax.plot([], [], "kx", label="twin truth (noise-free friction)")
+    hot = float(np.median([fit_double_exponential(rows[idx == i, 0], rows[idx == i, 1]).y_hot
+                           for i in range(len(t1["tests"]))]))
+    r = PAPER_TEXT["cold_hot_ratio_max"]
+    ax.axhline(r * hot, color="tab:orange", ls="--", lw=1.2,
+               label=f"paper: cold up to {r:g} x hot ({r * hot:.2f} N m on the twin's median hot level)")
+    ax.axhline(hot, color="0.4", ls=":", lw=1, label=f"twin: median hot level {hot:.2f} N m")
     ax.set_xlabel("time since the start of the test [min]")
     ax.set_ylabel(f"joint {joint} friction at {t1['v_ref']:.2f} rad/s [N m]")
     ax.set_title(f"Fig. 6 (TX40 twin, robot {robot}): joint {joint} friction at 60 % speed while warming")
-    ax.legend(fontsize=6.5, loc="upper right")
+    ax.legend(fontsize=6.5, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(alpha=0.3)
     return fig
 
 
 def fig07_all_joints(extras: Mapping[str, Any], robot: int = 1):
-    """Fig. 7: friction at 60 % speed of the six joints, every test, and the mix fit."""
+    """Fig. 7: friction at 60 % speed of the six joints, every test, and the mix fit (paper's mix in each panel)."""
     plt = _plt()
     fig, axes = plt.subplots(2, 3, figsize=(11, 6), sharex=True)
     for ax, (js, m) in zip(axes.ravel(), sorted(extras["table1"][robot]["joints"].items(), key=lambda x: int(x[0]))):
@@ -80,18 +94,26 @@ def fig07_all_joints(extras: Mapping[str, Any], robot: int = 1):
         idx = np.array(m["cycle_test"])
         for i, test in enumerate(m["tests"]):
             sel = idx == i
-            ax.plot(rows[sel, 0], rows[sel, 1], ".", ms=4, label=test["file"])
+            ax.plot(rows[sel, 0], rows[sel, 1], ".", ms=4, color=f"C{i}", label=f"{test['file']}: identified")
         tt = np.linspace(0, rows[:, 0].max(), 300)
         mix = fit_double_exponential(rows[:, 0], rows[:, 1])
-        ax.plot(tt, mix(tt), "k-", lw=1.2, label=f"mix: t1 {mix.t1_min:.1f}, t2 {mix.t2_min:.1f} min")
+        ax.plot(tt, mix(tt), "k-", lw=1.2, label="twin: mix fit (all days)")
+        j = int(js)
+        ax.axvline(60.0 * PAPER_TEXT["steady_h"], color="tab:orange", ls="--", lw=1,
+                   label=f"paper: steady after about {PAPER_TEXT['steady_cycles']} cycles ({PAPER_TEXT['steady_h']:g} h)")
+        ax.text(0.97, 0.95, f"twin mix: t1 {mix.t1_min:.1f}, t2 {mix.t2_min:.1f} min\n"
+                            f"paper mix (EFORT): t1 {TABLE1_PAPER['t1'][4][j - 1]:.1f}, t2 {TABLE1_PAPER['t2'][4][j - 1]:.1f} min",
+                transform=ax.transAxes, ha="right", va="top", fontsize=7,
+                bbox={"fc": "white", "ec": "0.7", "alpha": 0.85})
         ax.set_title(f"joint {js} (at {m['v_ref']:.2f} rad/s)", fontsize=9)
         ax.set_ylabel("friction [N m]", fontsize=8)
-        ax.legend(fontsize=6)
         ax.grid(alpha=0.3)
     for ax in axes[-1]:
         ax.set_xlabel("time [min]")
     fig.suptitle(f"Fig. 7 (TX40 twin, robot {robot}): friction at 60 % of the fastest plateau, 4 test days")
     fig.tight_layout()
+    h, lab = axes[0, 0].get_legend_handles_labels()
+    fig.legend(h, lab, fontsize=7, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 0.0))
     return fig
 
 
@@ -120,7 +142,9 @@ def fig10_cold_hot(extras: Mapping[str, Any], datasets: Mapping[str, Any], robot
         ax.set_ylabel("friction [N m]", fontsize=8)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=5.5)
-    fig.suptitle(f"Fig. 10 (TX40 twin, {day}): friction vs velocity, cold and hot (gravity removed by eq. 11 on joints 2, 3)")
+    fig.suptitle(f"Fig. 10 (TX40 twin, {day}): friction vs velocity, cold and hot (gravity removed by eq. 11 on joints 2, 3)\n"
+                 f"paper: gearbox about {PAPER_TEXT['cold_degC']:g} C cold, {PAPER_TEXT['hot_degC'][0]:g}-"
+                 f"{PAPER_TEXT['hot_degC'][1]:g} C hot (its friction curves are not given in numbers)", fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -154,6 +178,10 @@ def fig11_prediction(extras: Mapping[str, Any], datasets: Mapping[str, Any], rob
     b.plot(ts / fs / 60.0, T_est[ts], "-", color="tab:red", lw=1,
            label=f"Algorithm 1 estimate (gauge alpha = {m['alpha']:g} /K)")
     b.plot(t_T, T, "-", color="k", lw=0.8, label="twin truth: inner gearbox node")
+    b.axhline(PAPER_TEXT["cold_degC"], color="tab:blue", ls="--", lw=1,
+              label=f"paper: about {PAPER_TEXT['cold_degC']:g} C cold")
+    b.axhspan(*PAPER_TEXT["hot_degC"], color="tab:orange", alpha=0.15,
+              label=f"paper: {PAPER_TEXT['hot_degC'][0]:g}-{PAPER_TEXT['hot_degC'][1]:g} C hot")
     b.set_xlabel("time [min]")
     b.set_ylabel("temperature [degC]")
     b.legend(fontsize=7)
@@ -178,6 +206,12 @@ def fig13_anomaly(extras: Mapping[str, Any], results: Mapping[str, Any]):
         ax.plot(pj["time_min"], pj["ratio"], "o-", color="tab:purple", ms=3.5, lw=1, label=f"{day} (fault)")
         ax.axhline(pj["threshold"], color="tab:red", ls="--", label=f"threshold {pj['threshold']:.3f} (healthy days 1-3)")
         ax.axvline(an["onset_min"], color="k", ls=":", label=f"fault onset {an['onset_min']:.0f} min (x{an['factor']:.2f})")
+        ax.axhline(1.0 + PAPER_TEXT["fault_increase"], color="tab:orange", ls="-.", lw=1,
+                   label=f"paper: fault = +{100 * PAPER_TEXT['fault_increase']:.0f} % (ratio {1 + PAPER_TEXT['fault_increase']:.2f})")
+        if kind == "no_thermal":
+            lo, hi = PAPER_TEXT["thermal_change"]
+            ax.axhspan(1.0 + lo, 1.0 + hi, color="tab:orange", alpha=0.12,
+                       label=f"paper: thermal change {100 * lo:.0f}-{100 * hi:.0f} %")
         al = [a for a in extras["monitors"][day][kind]["alarms"] if str(a["joint"]) == j]
         if al:
             ax.plot([a["time_min"] for a in al], [a["ratio"] for a in al], "rv", ms=6, label="alarms")
@@ -185,10 +219,15 @@ def fig13_anomaly(extras: Mapping[str, Any], results: Mapping[str, Any]):
         ax.set_title(f"{title}: first alarm " + ("none" if d is None else f"{d:.1f} min after onset"), fontsize=9)
         ax.set_xlabel("time [min]")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=6.5)
     axes[0].set_ylabel(f"joint {j} friction: identified / predicted [-]")
     fig.suptitle("Fig. 13 (TX40 twin): friction-anomaly detection, a 32 % friction step on joint 1")
     fig.tight_layout()
+    handles: dict[str, Any] = {}
+    for ax, what in zip(axes, ("with", "without")):
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            lab = f"{lab}, {what} thermal model" if lab.startswith("threshold") else lab
+            handles.setdefault(lab, h)
+    fig.legend(list(handles.values()), list(handles), fontsize=7, loc="upper center", ncol=3, bbox_to_anchor=(0.5, 0.0))
     return fig
 
 
@@ -225,6 +264,8 @@ def table1_figure(extras: Mapping[str, Any], robot: int = 1):
             ax.plot(np.full(4, j + 0.12), pp, "s", color="tab:orange", ms=4, label="paper (EFORT robot 1), tests" if j == 1 else None)
             ax.plot([j + 0.12], [TABLE1_PAPER[key][4][j - 1]], "D", color="darkorange", ms=6, mfc="none",
                     label="paper, mix" if j == 1 else None)
+        lo, hi = PAPER_TEXT[f"{key}_range_min"]
+        ax.axhspan(lo, hi, color="tab:orange", alpha=0.12, label=f"paper's text: {key} {lo:g}-{hi:g} min")
         ax.set_xticks(range(1, 7))
         ax.set_xlabel("joint")
         ax.set_ylabel(f"{key} [min]")

@@ -87,8 +87,13 @@ def per_cycle_parameters(ds: xr.Dataset, arm: SerialArm, bp, *, window_s: tuple[
 
 
 def fig09_fig12(curves: Mapping[str, tuple[np.ndarray, np.ndarray]], names: Sequence[str], pick: Sequence[str],
-                title: str, nominal: Mapping[str, float] | None = None):
-    """Base parameters over the cycles, one panel per parameter, one line per day."""
+                title: str, nominal: Mapping[str, float] | None = None,
+                paper: tuple[str, float, float] | None = None):
+    """Base parameters over the cycles, one panel per parameter, one line per day.
+
+    ``paper`` = (label, first cycle, last cycle) marks what the paper says of the cycles (a line when
+    both are equal, a band otherwise), e.g. Fig. 9's steady state after about 15 cycles.
+    """
     import matplotlib
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
@@ -100,15 +105,26 @@ def fig09_fig12(curves: Mapping[str, tuple[np.ndarray, np.ndarray]], names: Sequ
             ax.plot(t / 5.0, b[:, i], ".-", ms=3, lw=0.8, label=day,
                     color="tab:purple" if day.endswith("fault") else None)
         friction = p.startswith(("fv", "fs"))
+        if paper is not None:
+            lab, c0, c1 = paper
+            if c0 == c1:
+                ax.axvline(c0, color="tab:orange", ls="--", lw=1, label=lab)
+            else:
+                ax.axvspan(c0, c1, color="tab:orange", alpha=0.15, label=lab)
         if nominal and p in nominal and not friction:
             ax.axhline(nominal[p], color="k", ls=":", lw=1, label="twin truth (URDF)")
         unit = ("N m s/rad" if p.startswith("fv") else "N m" if p.startswith("fs")
                 else "kg m" if p.startswith("m") else "kg m^2")
-        ax.set_title(p + (" (friction: its truth depends on the temperature)" if friction else ""), fontsize=8)
+        ax.set_title(p + ("\n(friction: its truth varies with temperature)" if friction else "\n(inertial)"), fontsize=8)
         ax.set_ylabel(f"{p} [{unit}]", fontsize=8)
         ax.set_xlabel("cycle")
         ax.grid(alpha=0.3)
-    np.atleast_1d(axes)[0].legend(fontsize=6)
+    handles: dict[str, Any] = {}
+    for ax in np.atleast_1d(axes):
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    np.atleast_1d(axes)[-1].legend(list(handles.values()), list(handles), fontsize=6, loc="upper left",
+                                   bbox_to_anchor=(1.02, 1.0))
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from paperlib.experiments.rrr.tracking import LABELS, PAPER_LOCATION_MM, PAPER_TABLE5
+from paperlib.experiments.rrr.tracking import LABELS, PAPER_LOCATION_MM, PAPER_TABLE5, PAPER_TEXT
 
 COLORS = {"none": "tab:red", "kostic": "tab:blue", "coulomb-viscous": "tab:green"}
 
@@ -41,7 +41,7 @@ def sampling_layout(robot, points: np.ndarray, ref: Mapping[str, np.ndarray]):
     ax.set_aspect("equal")
     ax.set_xlabel("x [mm] (Table 1 frame)")
     ax.set_ylabel("y [mm]")
-    ax.set_title("Sampling positions and path (model + twin reference)")
+    ax.set_title("Fig. 4: sampling positions and path (model: geometry and planned reference)")
     ax.legend(fontsize=7, loc="upper left")
     return fig
 
@@ -61,9 +61,11 @@ def friction_fits(v: np.ndarray, kostic: np.ndarray, cv: np.ndarray, truth: np.n
         ax.set_title(f"drive {i + 1}")
         ax.set_xlabel("joint rate [rad/s]")
     axes[0].set_ylabel("friction torque [N m]")
-    axes[0].legend(fontsize=7)
-    fig.suptitle("Identified friction vs the twin's truth (twin data; shaded: speeds used)")
+    h, lab = axes[0].get_legend_handles_labels()
+    fig.suptitle("Table 2 as curves: identified friction vs the twin's truth (twin data; shaded: speeds used).\n"
+                 "The paper's Table 2 is in its drives' digital torque unit (not published): not drawn", fontsize=10)
     fig.tight_layout()
+    fig.legend(h, lab, fontsize=7, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 0.0))
     return fig
 
 
@@ -75,12 +77,14 @@ def location_errors(loc: Mapping[str, Mapping[str, Any]]):
         ax.plot(k, loc[name]["error_mm"], "o-", color=COLORS[name], ms=4, label=f"twin: {LABELS[name]}")
     ax.axhline(PAPER_LOCATION_MM["before"][0], color=COLORS["none"], ls=":", lw=1, label="paper: largest error before (7.09 mm)")
     ax.axhline(PAPER_LOCATION_MM["after"][0], color=COLORS["kostic"], ls=":", lw=1, label="paper: largest error after (1.88 mm)")
+    ax.axhline(PAPER_LOCATION_MM["before"][1], color=COLORS["none"], ls="-.", lw=0.8, label="paper: mean error before (3.88 mm)")
+    ax.axhline(PAPER_LOCATION_MM["after"][1], color=COLORS["kostic"], ls="-.", lw=0.8, label="paper: mean error after (0.55 mm)")
     ax.axvspan(-0.5, 9.5, color="tab:green", alpha=0.06)
     ax.set_xticks(k)
     ax.set_xlabel("sampling position (0-9 boundary, 10-20 centre)")
     ax.set_ylabel("location error [mm]")
-    ax.set_title("Location error at arrival (twin)")
-    ax.legend(fontsize=7, ncol=2)
+    ax.set_title("Fig. 5: location error at arrival (twin); shaded: boundary positions")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig
 
@@ -98,7 +102,7 @@ def error_histogram(loc: Mapping[str, Mapping[str, Any]]):
         ax.bar(x + (j - 1.5) * w, vals, w, color=col, label=lab)
     ax.set_xticks(x, ["largest", "mean", "smallest"])
     ax.set_ylabel("location error [mm]")
-    ax.set_title("Location error summary: paper vs twin")
+    ax.set_title("Fig. 6: location error summary, paper (its robot) vs twin")
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
@@ -112,12 +116,16 @@ def joint_velocities(series: Mapping, speed: float = 0.4):
         for i in range(3):
             ax.plot(r["t"], r["qd_ref"][:, i], color="0.6", lw=0.8)
             ax.plot(r["t"], r["qd"][:, i], lw=1.2, label=f"drive {i + 1}")
+        dev = np.abs(r["qd"] - r["qd_ref"])[r["moving"]].max(0)
+        ax.text(0.02, 0.97, f"largest deviation from the reference, drive 3:\ntwin {dev[2]:.2f} rad/s, "
+                            f"paper {PAPER_TEXT['drive3_jump_rad_s'][name]:.2f} rad/s",
+                transform=ax.transAxes, fontsize=7, va="top", bbox={"fc": "white", "ec": "0.7", "alpha": 0.85})
         ax.set_title(f"{LABELS[name]}")
         ax.set_xlabel("time [s]")
     axes[0].plot([], [], color="0.6", lw=0.8, label="reference")
     axes[0].set_ylabel("joint rate [rad/s]")
     axes[0].legend(fontsize=7)
-    fig.suptitle(f"Drive rates at {speed * 1e3:.0f} mm/s (twin, encoder-derived)")
+    fig.suptitle(f"Fig. 9: drive rates at {speed * 1e3:.0f} mm/s (twin, encoder-derived)")
     fig.tight_layout()
     return fig
 
@@ -141,21 +149,33 @@ def stage_velocity(series: Mapping, drive: int, speed: float = 0.4):
         ax.set_xlabel("time [s]")
     axes[0].set_ylabel(f"drive {drive + 1} rate [rad/s]")
     axes[0].legend(fontsize=6)
-    fig.suptitle(f"Drive {drive + 1} rate by stage at {speed * 1e3:.0f} mm/s (twin)")
+    fig.suptitle(f"Fig. {10 + drive}: drive {drive + 1} rate by stage at {speed * 1e3:.0f} mm/s (twin)")
     fig.tight_layout()
     return fig
 
 
-def friction_along_path(t: np.ndarray, model: np.ndarray, true: np.ndarray, speed: float = 0.4):
-    """Fig. 13: friction of the three drives along the 400 mm/s path (identified Kostic and twin truth)."""
-    fig, ax = _fig(figsize=(7.5, 3.6))
+def friction_along_path(t: np.ndarray, model: np.ndarray, true: np.ndarray, speed: float = 0.4,
+                        moving: np.ndarray | None = None):
+    """Fig. 13: friction of the three drives along the 400 mm/s path (identified Kostic and twin truth).
+
+    ``moving`` (bool, per sample) keeps the samples where the reference moves: at rest both steady laws
+    are evaluated at the encoder-derived speed's noise around zero and flip sign from sample to sample,
+    which says nothing about friction (the twin holds still there by its bristle, presliding, state).
+    """
+    if moving is not None:
+        keep = np.asarray(moving, bool)[:, None]
+        model, true = np.where(keep, model, np.nan), np.where(keep, true, np.nan)
+    fig, ax = _fig(figsize=(10, 3.8))
     for i in range(3):
         ax.plot(t, true[:, i], color=f"C{i}", lw=2.2, alpha=0.45, label=f"drive {i + 1}: twin truth")
         ax.plot(t, model[:, i], color=f"C{i}", lw=1, ls="--", label=f"drive {i + 1}: Kostic model")
+    lo, hi = PAPER_TEXT["friction_max_range"]
+    ax.axhspan(lo, hi, color="tab:orange", alpha=0.12,
+               label=f"paper: largest friction {lo:g}-{hi:g} at the uniform stage (its unit 'N', not N m)")
     ax.set_xlabel("time [s]")
     ax.set_ylabel("friction torque [N m]")
-    ax.set_title(f"Drive friction along the path at {speed * 1e3:.0f} mm/s, after compensation (twin)")
-    ax.legend(fontsize=7, ncol=2)
+    ax.set_title(f"Fig. 13: drive friction along the path at {speed * 1e3:.0f} mm/s, after compensation (twin; while moving)")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig
 
@@ -176,7 +196,11 @@ def speed_errors(series: Mapping, speeds: tuple[float, ...]):
         axes[1, j].set_xlabel("time [s]")
     axes[0, 0].set_ylabel("path speed [mm/s]")
     axes[1, 0].set_ylabel("speed error v - v' [mm/s]")
-    axes[0, 0].legend(fontsize=6)
-    fig.suptitle("Path speed and speed error (twin); dotted: the paper's Table 5 peaks (red before, blue after)")
+    axes[1, -1].plot([], [], color=COLORS["none"], ls=":", lw=0.8, label="paper, Table 5: peaks before")
+    axes[1, -1].plot([], [], color=COLORS["kostic"], ls=":", lw=0.8, label="paper, Table 5: peaks after")
+    h0, l0 = axes[0, 0].get_legend_handles_labels()
+    h1, l1 = axes[1, -1].get_legend_handles_labels()
+    fig.legend(h0 + h1, l0 + l1, fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    fig.suptitle("Fig. 14: path speed and speed error (twin); dotted: the paper's Table 5 peaks (red before, blue after)")
     fig.tight_layout()
     return fig

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import numpy as np
+import xarray as xr
 
 from paperlib import provenance
 from paperlib.experiments.rrr import identification as idf
@@ -24,10 +25,8 @@ from paperlib.robots.three_rrr import ThreeRRR
 from paperlib.twin.three_rrr import ThreeRRRTwin
 
 
-def resolve(path: str | Path) -> Path:
-    """A path relative to the repository root (absolute paths unchanged)."""
-    p = Path(path)
-    return p if p.is_absolute() else provenance.REPO_ROOT / p
+#: A path relative to the repository root (absolute paths unchanged): :func:`paperlib.provenance.repo_path`.
+resolve = provenance.repo_path
 
 
 def ensure_sampling_recording(path: str | Path) -> Path:
@@ -99,16 +98,22 @@ def tracking(ident: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def save_figure(fig: Any, figures_dir: str | Path, stem: str, formats: Iterable[str], used: Iterable[str | Path] = (),
-                notebook: str = "") -> list[Path]:
-    """Save a figure (PNG/SVG + JSON sidecar naming the recordings, the source and the commit)."""
+                notebook: str = "", source: str = "twin") -> list[Path]:
+    """Save a figure (PNG/SVG + JSON sidecar naming the recordings, the source and the commit).
+
+    ``source``: ``twin`` for figures of twin runs, ``model`` for figures drawn from the robot model and
+    the planner alone (then ``used`` names the recordings the notebook read, not data drawn).
+    """
     from paperlib.figures.io import save
 
     recs = []
     for r in used:
         p = resolve(r)
         if p.exists():
-            recs.append({"path": str(r), "sha256": sha256_file(p), "source": "twin"})
-    prov = {"figure": stem, "notebook": notebook, "source": "twin", "recordings": recs, **provenance.stamp()}
+            with xr.open_dataset(p, engine="h5netcdf") as ds:
+                rec_source = str(ds.attrs.get("source", "unknown"))
+            recs.append({"file": str(r), "sha256": sha256_file(p), "source": rec_source})
+    prov = {"figure": stem, "notebook": notebook, "source": source, "recordings": recs, **provenance.stamp()}
     prov.pop("created", None)
     return save(fig, resolve(figures_dir) / stem, formats=tuple(formats), provenance=prov)
 

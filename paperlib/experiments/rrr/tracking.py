@@ -44,6 +44,12 @@ PAPER_TABLE5: dict[float, dict[str, tuple[float, float, float]]] = {
 }
 #: Figs. 5-6: location error [mm] before / after compensation (max, mean, min).
 PAPER_LOCATION_MM = {"before": (7.09, 3.88, 0.45), "after": (1.88, 0.55, 0.13)}
+#: Numbers the paper's text gives about its figures: Fig. 5, centre-area location error after compensation
+#: [mm]; Fig. 9, drive 3's largest sudden rate change at 400 mm/s before / after [rad/s]; Fig. 13, the range of
+#: the largest friction at the uniform stage and its largest variation, in the paper's unit "N" (its drives'
+#: torque, unit not stated).
+PAPER_TEXT = {"centre_after_mm": (-0.18, 0.19), "drive3_jump_rad_s": {"none": 1.81, "kostic": 0.58},
+              "friction_max_range": (2.0, 7.4), "friction_variation": 0.7}
 
 CONTROLLERS = ("none", "kostic", "coulomb-viscous")
 LABELS = {"none": "before compensation (PD)", "kostic": "Kostic compensation", "coulomb-viscous": "Coulomb + viscous compensation"}
@@ -156,6 +162,6 @@ def friction_along(run: Mapping[str, Any], comp: Compensation, twin: ThreeRRRTwi
     return {"model_Nm": model, "true_Nm": true}
 
 
-__all__ = ["SPEEDS_M_S", "A_MAX_M_S2", "PAPER_TABLE5", "PAPER_LOCATION_MM", "CONTROLLERS", "LABELS", "Compensation",
+__all__ = ["SPEEDS_M_S", "A_MAX_M_S2", "PAPER_TABLE5", "PAPER_LOCATION_MM", "PAPER_TEXT", "CONTROLLERS", "LABELS", "Compensation",
            "feedforward", "path_reference", "measured_platform", "run_path", "table5", "location_errors",
            "friction_along", "reference_joints"]

@@ -9,16 +9,9 @@ from typing import Any, Mapping
 import numpy as np
 
 from paperlib import provenance
-from paperlib.provenance import REPO_ROOT
+from paperlib.provenance import repo_path
 
 __all__ = ["repo_path", "write_results", "jsonable"]
-
-
-def repo_path(p: str | Path) -> Path:
-    """A path relative to the repository root (absolute paths unchanged), so notebooks run from
-    JupyterLab (cwd ``notebooks/textbook``) and from the pipeline (cwd the root) alike."""
-    p = Path(p)
-    return p if p.is_absolute() else REPO_ROOT / p
 
 
 def jsonable(x: Any) -> Any:

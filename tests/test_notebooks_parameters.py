@@ -1,0 +1,117 @@
+"""Every notebook of every room: papermill reads its parameters cell without a warning.
+
+Papermill infers a notebook's parameters from the cell tagged ``parameters``. A line it cannot
+parse (an inline comment holding ``=``, two assignments on one line, ...) is logged as
+``Unable to parse line N`` and the parameter is then unknown to it; a parameter the pipeline
+passes that it did not infer is logged as ``Passed unknown parameter`` (the value is still
+injected, but the warning says otherwise). Both are checked here for every notebook under
+``notebooks/<room>/`` and for the parameters each room's pipeline passes.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+
+from paperlib.provenance import REPO_ROOT
+
+NOTEBOOKS = sorted((REPO_ROOT / "notebooks").glob("*/*.ipynb"))
+
+
+def _id(p: Path) -> str:
+    return f"{p.parent.name}/{p.stem}"
+
+
+def _cell_names(path: Path) -> dict:
+    """Names and literal values assigned in the notebook's one ``parameters`` cell (by Python's parser)."""
+    nb = nbformat.read(path, as_version=4)
+    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(cells) == 1, f"{_id(path)}: exactly one cell tagged 'parameters', found {len(cells)}"
+    names = {}
+    for node in ast.parse(cells[0].source).body:
+        assert isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name), (
+            f"{_id(path)}: the parameters cell holds single-name assignments only")
+        names[node.targets[0].id] = ast.literal_eval(node.value)
+    return names
+
+
+def _inferred(path: Path, caplog) -> tuple[set, list[str]]:
+    import papermill as pm
+
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        inferred = pm.inspect_notebook(str(path))
+    return set(inferred), [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_every_room_has_notebooks():
+    rooms = {p.parent.name for p in NOTEBOOKS}
+    from paperlib.experiments import PAPER_SLUGS
+
+    built = {s for s in PAPER_SLUGS if (REPO_ROOT / "paperlib" / "experiments" / s).is_dir()}
+    assert built <= rooms, f"rooms without notebooks: {sorted(built - rooms)}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
+def test_papermill_parses_the_parameters_cell_without_warning(path: Path, caplog) -> None:
+    inferred, warnings = _inferred(path, caplog)
+    assert not warnings, f"{_id(path)}: papermill warned: {warnings}"
+    assert inferred == set(_cell_names(path)), f"{_id(path)}: papermill and Python disagree on the parameters"
+
+
+def test_a_bad_parameters_cell_is_caught(tmp_path: Path, caplog) -> None:
+    """The check above can fail: an inline comment with '=' is what papermill cannot parse."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "language": "python", "display_name": "Python 3"}
+    cell = nbformat.v4.new_code_cell("a = 1\nb = 2  # default = 2\n")
+    cell.metadata["tags"] = ["parameters"]
+    nb.cells.append(cell)
+    p = tmp_path / "bad.ipynb"
+    nbformat.write(nb, p)
+    inferred, warnings = _inferred(p, caplog)
+    assert any("Unable to parse" in w for w in warnings) and inferred != set(_cell_names(p))
+
+
+def _pipeline_parameters() -> list[tuple[str, dict]]:
+    """(notebook id, parameters) the rooms' pipelines pass, from the rooms' own planning code."""
+    out = []
+    from paperlib.experiments.bearing import pipeline as B
+
+    cfg = B.load_config(None, REPO_ROOT / "config" / "bearing.yaml")
+    for nb in B.NOTEBOOKS:
+        out.append((f"bearing/{nb}", B.notebook_params(nb, cfg, "results/bearing", "figures/bearing")))
+    from paperlib.experiments.textbook import pipeline as T
+
+    tcfg = T.load_config(str(REPO_ROOT / "config" / "textbook.yaml"), None)
+    for nb in T.notebooks(tcfg):
+        out.append((f"textbook/{nb}", T.notebook_params(tcfg, nb, results_dir="results/textbook",
+                                                         figures_dir="figures/textbook")))
+    icfg = yaml.safe_load((REPO_ROOT / "config" / "industrial.yaml").read_text())
+    out.append(("industrial/01_tx40_identification", icfg["tx40_identification"]))
+    return out
+
+
+@pytest.mark.parametrize("nb,params", _pipeline_parameters(), ids=[n for n, _ in _pipeline_parameters()])
+def test_the_pipeline_passes_only_parameters_the_notebook_declares(nb: str, params: dict) -> None:
+    names = set(_cell_names(REPO_ROOT / "notebooks" / f"{nb}.ipynb"))
+    assert set(params) <= names, f"{nb}: papermill would warn 'Passed unknown parameter' for {sorted(set(params) - names)}"
+
+
+PARAM_FILES = sorted(REPO_ROOT.glob("results/**/params/*.yaml"))
+
+
+@pytest.mark.parametrize("path", PARAM_FILES, ids=lambda p: str(p.relative_to(REPO_ROOT)))
+def test_parameter_files_written_by_the_pipeline_match_their_notebook(path: Path) -> None:
+    """Every parameters file a pipeline run left in results/ (any room, any configuration)."""
+    room = path.parent.parent.name
+    nb = REPO_ROOT / "notebooks" / room / f"{path.stem}.ipynb"
+    if not nb.is_file():  # a room's helper file (e.g. a sweep's), not a notebook's parameters
+        return
+    passed = set(yaml.safe_load(path.read_text()) or {})
+    names = set(_cell_names(nb))
+    assert passed <= names, f"{path.name}: unknown to {room}/{nb.stem}: {sorted(passed - names)}"
