@@ -128,9 +128,8 @@ def distribute(D_m, b, work, y, out):  # pragma: no cover - compiled
 
 @rt_njit
 def _check_convergence(t, theta, cols, fcfg, iflags, conv):  # pragma: no cover - compiled
-    """Window-based convergence test; latches the requested switches closed when it holds."""
-    if t < conv[C_NEXT_CHECK]:
-        return
+    """Window-based convergence test at the end of a window (the caller checks ``t >= conv[C_NEXT_CHECK]``);
+    latches the requested switches closed when it holds."""
     n_rel = iflags[I_N_DRIVES] + iflags[I_N_INERTIAL]  # parameters judged relative to themselves
     n = theta.shape[0]
     snap = conv[2:2 + n]
