@@ -10,7 +10,7 @@ RRR_FIGS = {
     "01_identification": ["fig04_sampling_positions", "fig_table2_friction_fits"],
     "02_tracking": ["fig05_location_error", "fig06_error_histogram", "fig09_joint_velocities",
                     "fig10_drive1_stages", "fig11_drive2_stages", "fig12_drive3_stages",
-                    "fig13_friction_along_path", "fig14_speed_errors"],
+                    "fig13_friction_along_path", "fig14_speed_errors", "fig_peak_origin"],
 }
 RRR_CODE = sorted(glob.glob("paperlib/experiments/rrr/*.py")) + [
     "paperlib/twin/three_rrr.py", "paperlib/robots/three_rrr.py", "paperlib/kernels/three_rrr.py",

@@ -9,7 +9,7 @@ import pytest
 
 from paperlib.cli import main as cli_main
 from paperlib.control.ladder import plan_trapezoid, point_sequence, straight_path
-from paperlib.experiments.rrr import comparison, identification as idf, limits, sampling, tracking
+from paperlib.experiments.rrr import comparison, identification as idf, limits, sampling, sensitivity, tracking, trends
 from paperlib.recordings import read_recording, write_recording
 from paperlib.robots.three_rrr import ThreeRRR
 from paperlib.twin.three_rrr import ThreeRRRTwin, simulate, to_recording
@@ -145,6 +145,79 @@ def test_location_errors_fall_with_compensation(robot, twin, comps):
     after = tracking.location_errors(robot, twin, comps["kostic"])
     assert len(before["error_mm"]) == 21
     assert after["mean_mm"] < 0.5 * before["mean_mm"] and after["max_mm"] < before["max_mm"]
+
+
+def test_every_speed_starts_with_the_same_run_and_stages_partition_the_motion(robot, twin, comps):
+    """The LVCA starts every path with the same acceleration: until the slowest one stops accelerating the
+    runs are the same (so a peak there cannot grow with speed); the three stages cover the motion exactly."""
+    slow = tracking.run_path(robot, twin, 0.1, comps["kostic"])
+    fast = tracking.run_path(robot, twin, 0.4, comps["kostic"])
+    i0 = int(np.flatnonzero(slow["moving"])[0])
+    n = int(0.1 / tracking.A_MAX_M_S2 * twin.control_rate_hz)
+    assert np.array_equal(slow["v_true"][i0:i0 + n], fast["v_true"][i0:i0 + n])
+    assert not np.array_equal(slow["v_true"][i0:i0 + n + 20], fast["v_true"][i0:i0 + n + 20])
+    for r, v in ((slow, 0.1), (fast, 0.4)):
+        st = r["stages"]
+        cover = st["acceleration"].astype(int) + st["uniform"].astype(int) + st["deceleration"].astype(int)
+        assert np.array_equal(cover, r["moving"].astype(int))
+        dt = 1.0 / twin.control_rate_hz
+        assert st["acceleration"].sum() * dt == pytest.approx(v / tracking.A_MAX_M_S2, abs=2 * dt)
+        assert st["deceleration"].sum() * dt == pytest.approx(v / tracking.A_MAX_M_S2, abs=2 * dt)
+        assert max(r["stage_peak_mm_s"].values()) == pytest.approx(
+            max(abs(r["max_peak_mm_s"]), abs(r["min_peak_mm_s"])))
+
+
+def test_true_friction_feedforward_uses_the_twins_law(robot, twin):
+    comp = tracking.true_friction_compensation(twin)
+    v = np.array([[-1.0, 0.5, 2.0], [0.3, -0.3, 0.05]])
+    expected = np.stack([twin.steady_friction(v[:, i], i) for i in range(3)], 1) / twin.drive_gain
+    assert np.allclose(comp.friction(v), expected) and comp.k_f == pytest.approx(1 / twin.drive_gain)
+    r = tracking.run_path(robot, twin, 0.4, comp)
+    before = tracking.run_path(robot, twin, 0.4, None)
+    assert r["mean_abs_mm_s"] < 0.3 * before["mean_abs_mm_s"]
+
+
+def _rows(table):
+    return [{"speed": v, "controller": c, "max_peak_mm_s": p, "min_peak_mm_s": -p / 2, "mean_abs_mm_s": m}
+            for (v, c), (p, m) in table.items()]
+
+
+def test_trend_checks_read_each_metric_separately():
+    speeds = (0.1, 0.2, 0.3, 0.4)
+    table = {}
+    for i, v in enumerate(speeds):
+        table[(v, "none")] = (50.0 + i, 1.0 + i)             # both metrics grow
+        table[(v, "kostic")] = (10.0 - i, 0.2 + 0.2 * i)     # peak falls, mean grows
+        table[(v, "coulomb-viscous")] = (8.0, 0.3 + 0.2 * i)  # peak flat; mean above Kostic's
+    checks = trends.trend_checks(_rows(table), speeds)
+    s = trends.summary(checks)
+    assert s["errors grow with speed"] == {"mean": True, "peak": False}
+    assert s["compensation cuts them"] == {"mean": True, "peak": True}
+    assert s["Kostic beats Coulomb + viscous at high speed"] == {"mean": True, "peak": False}
+    kb = next(c for c in checks if c["claim"].startswith("Kostic") and c["metric"] == "mean")
+    assert [v for v, _ in kb["values"]] == pytest.approx([0.6, 0.8])  # 300 and 400 mm/s only
+    md = trends.to_markdown(checks, tracking.LABELS)
+    assert md.count("**no**") == sum(not c["holds"] for c in checks)
+    table[(0.4, "kostic")] = (10.0, 5.0)  # Kostic worse than before compensation at 400 mm/s
+    assert trends.summary(trends.trend_checks(_rows(table), speeds))["compensation cuts them"]["mean"] is False
+    with pytest.raises(ValueError, match="unknown Table 5 metric"):
+        trends.metric(_rows(table)[0], "rms")
+    with pytest.raises(KeyError, match="no Table 5 row"):
+        trends.trend_checks(_rows(table), speeds + (0.5,))
+
+
+def test_twin_variants_change_only_what_they_say(twin):
+    ns = sensitivity.VARIANTS["no-stribeck"][1](twin)
+    assert all(j.static_Nm == j.coulomb_Nm for j in ns.friction)
+    for a, b in zip(ns.friction, twin.friction):
+        assert {k: v for k, v in vars(a).items() if k != "static_Nm"} == {k: v for k, v in vars(b).items() if k != "static_Nm"}
+    assert np.array_equal(ns.kp, twin.kp) and np.array_equal(ns.kd, twin.kd)
+    sl = sensitivity.VARIANTS["stiff-loops"][1](twin)
+    assert np.allclose(sl.kd / twin.kd, 4.0) and np.allclose(sl.kp / twin.kp, 16.0)  # both bandwidths x4
+    assert sl.friction == twin.friction
+    assert sensitivity.VARIANTS["twin"][1](twin) is twin
+    with pytest.raises(ValueError, match="unknown twin variant"):
+        sensitivity.run_variant("frictionless")
 
 
 # -- command line and comparison -------------------------------------------------------------------

@@ -12,7 +12,7 @@ import numpy as np
 
 from paperlib.experiments.rrr.tracking import LABELS, PAPER_LOCATION_MM, PAPER_TABLE5, PAPER_TEXT
 
-COLORS = {"none": "tab:red", "kostic": "tab:blue", "coulomb-viscous": "tab:green"}
+COLORS = {"none": "tab:red", "kostic": "tab:blue", "coulomb-viscous": "tab:green", "true-friction": "tab:purple"}
 
 
 def _fig(*args: Any, **kw: Any):
@@ -202,5 +202,49 @@ def speed_errors(series: Mapping, speeds: tuple[float, ...]):
     h1, l1 = axes[1, -1].get_legend_handles_labels()
     fig.legend(h0 + h1, l0 + l1, fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
     fig.suptitle("Fig. 14: path speed and speed error (twin); dotted: the paper's Table 5 peaks (red before, blue after)")
+    fig.tight_layout()
+    return fig
+
+
+def peak_origin(series: Mapping, speeds: tuple[float, ...], start: Mapping[str, Any]):
+    """Where Table 5's peaks come from (twin): the start of every run, and the peaks stage by stage.
+
+    Top row: speed error over the first 0.12 s of motion at every speed, one panel per compensation
+    (and the twin's true friction as feed-forward); shaded, the window in which every speed's reference is
+    the same (``v_min / a_max``). Bottom: each stage's largest speed-error magnitude per speed.
+    """
+    from paperlib.experiments.rrr.tracking import STAGES
+
+    names = [c for c in ("none", "kostic", "coulomb-viscous", "true-friction") if (speeds[0], c) in series]
+    fig, axes = _fig(2, len(names), figsize=(3.4 * len(names), 6.2))
+    shades = {v: 0.35 + 0.65 * i / max(1, len(speeds) - 1) for i, v in enumerate(speeds)}
+    win = start["common_window_s"]
+    for j, c in enumerate(names):
+        ax = axes[0, j]
+        for v in speeds:
+            r = series[(v, c)]
+            i0 = int(np.flatnonzero(r["moving"])[0])
+            sl = slice(i0, i0 + int(round(0.12 / (r["t"][1] - r["t"][0]))))
+            ax.plot((r["t"][sl] - r["t"][i0]) * 1e3, r["speed_error"][sl] * 1e3, color=COLORS.get(c, "tab:purple"),
+                    alpha=shades[v], lw=1.1, label=f"{v * 1e3:.0f} mm/s")
+        ax.axvspan(0, win * 1e3, color="0.85", zorder=0, label="same reference at every speed")
+        ax.set_title(LABELS[c], fontsize=9)
+        ax.set_xlabel("time since the start of motion [ms]")
+        ax.grid(alpha=0.3)
+        ax = axes[1, j]
+        x = np.arange(len(speeds))
+        for k, s in enumerate(STAGES):
+            vals = [series[(v, c)]["stage_peak_mm_s"][s] for v in speeds]
+            ax.bar(x + (k - 1) * 0.27, vals, width=0.27, label=s, color=("0.25", "0.55", "0.8")[k])
+        ax.set_xticks(x, [f"{v * 1e3:.0f}" for v in speeds])
+        ax.set_ylim(0, 1.35 * max(series[(v, c)]["stage_peak_mm_s"][s] for v in speeds for s in STAGES))
+        ax.set_xlabel("path speed [mm/s]")
+        ax.grid(alpha=0.3, axis="y")
+    axes[0, 0].set_ylabel("speed error v - v' [mm/s]")
+    axes[1, 0].set_ylabel("largest |speed error| in the stage [mm/s]")
+    axes[0, -1].legend(fontsize=7)
+    axes[1, -1].legend(fontsize=7, title="LVCA stage", title_fontsize=7, ncol=3, loc="upper center")
+    fig.suptitle("Where Table 5's peaks come from (twin): every run starts from rest with the same acceleration "
+                 "(shaded: the same reference at every speed); below, each LVCA stage's largest error", fontsize=10)
     fig.tight_layout()
     return fig

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 import xarray as xr
 
 from paperlib import provenance
 from paperlib.experiments.rrr import identification as idf
-from paperlib.experiments.rrr import limits, sampling
+from paperlib.experiments.rrr import limits, sampling, trends
 from paperlib.experiments.rrr import tracking as trk
 from paperlib.experiments.rrr.run import record_sampling
 from paperlib.recordings import read_recording, sha256_file, truth as recording_truth
@@ -71,30 +71,42 @@ def identification(recording: str | Path, n_starts: int = 8, seed: int = 0) -> t
 
 
 def tracking(ident: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Table 5 and Figs. 5-6 with the compensations identified in ``ident`` (see :func:`identification`)."""
+    """Table 5 and Figs. 5-6 with the compensations identified in ``ident`` (see :func:`identification`).
+
+    Besides the paper's controllers, Table 5 is also run with the twin's true friction as feed-forward
+    (``true-friction``, a reference only the twin has). ``trend_checks`` holds each of the paper's trends
+    on each Table 5 metric (:func:`paperlib.experiments.rrr.trends.trend_checks`).
+    """
     robot, twin = ThreeRRR.default(), ThreeRRRTwin.default()
     comps = {"kostic": trk.Compensation.from_summary(ident["kostic"]),
-             "coulomb-viscous": trk.Compensation.from_summary(ident["coulomb_viscous"])}
-    t5 = trk.table5(robot, twin, comps)
+             "coulomb-viscous": trk.Compensation.from_summary(ident["coulomb_viscous"]),
+             "true-friction": trk.true_friction_compensation(twin)}
+    t5 = trk.table5(robot, twin, comps, trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS)
     loc = {name: trk.location_errors(robot, twin, comps.get(name)) for name in trk.CONTROLLERS}
     rows = t5["rows"]
-
-    def metric(v: float, c: str, m: str = "mean_abs_mm_s") -> float:
-        return next(r[m] for r in rows if abs(r["speed"] - v) < 1e-9 and r["controller"] == c)
-
-    speeds = trk.SPEEDS_M_S
-    peak = lambda v, c: max(abs(metric(v, c, "max_peak_mm_s")), abs(metric(v, c, "min_peak_mm_s")))  # noqa: E731
-    trends = {
-        "mean_error_grows_with_speed": bool(all(np.all(np.diff([metric(v, c) for v in speeds]) > 0) for c in ("none", "kostic"))),
-        "compensation_cuts_mean_error": bool(all(metric(v, "kostic") < metric(v, "none") for v in speeds)),
-        "kostic_beats_cv_at_400": bool(metric(0.4, "kostic") < metric(0.4, "coulomb-viscous")),
-        "kostic_beats_cv_peak_at_400": bool(peak(0.4, "kostic") < peak(0.4, "coulomb-viscous")),
-        "kostic_beats_cv_mean_at": {f"{v * 1e3:.0f}": bool(metric(v, "kostic") < metric(v, "coulomb-viscous")) for v in speeds},
+    checks = trends.trend_checks(rows, trk.SPEEDS_M_S)
+    summ = trends.summary(checks)
+    paper_rows = [r for r in rows if r["controller"] in trk.CONTROLLERS]
+    trends_paper = {
+        "mean_error_grows_with_speed": summ["errors grow with speed"]["mean"],
+        "peak_error_grows_with_speed": summ["errors grow with speed"]["peak"],
+        "compensation_cuts_mean_error": summ["compensation cuts them"]["mean"],
+        "compensation_cuts_peak_error": summ["compensation cuts them"]["peak"],
+        "kostic_beats_cv_at_400": trends.metric(_row(rows, 0.4, "kostic"), "mean") < trends.metric(_row(rows, 0.4, "coulomb-viscous"), "mean"),
+        "kostic_beats_cv_peak_at_400": trends.metric(_row(rows, 0.4, "kostic"), "peak") < trends.metric(_row(rows, 0.4, "coulomb-viscous"), "peak"),
+        "kostic_beats_cv_mean_at": {f"{v * 1e3:.0f}": trends.metric(_row(rows, v, "kostic"), "mean") < trends.metric(_row(rows, v, "coulomb-viscous"), "mean")
+                                    for v in trk.SPEEDS_M_S},
     }
-    results = {"source": "twin", "table5": rows, "location": loc, "trends": trends,
+    start = trk.start_transient(t5["series"])
+    results = {"source": "twin", "table5": paper_rows, "table5_true_friction": [r for r in rows if r["controller"] == "true-friction"],
+               "location": loc, "trends": trends_paper, "trend_checks": checks, "start_transient": start,
                "paper_table5": {f"{k * 1e3:.0f}": v for k, v in trk.PAPER_TABLE5.items()},
                "paper_location_mm": trk.PAPER_LOCATION_MM, "identification_k_f": comps["kostic"].k_f}
     return results, {"series": t5["series"], "comps": comps, "robot": robot, "twin": twin, "location": loc}
+
+
+def _row(rows: Sequence[Mapping[str, Any]], speed: float, controller: str) -> Mapping[str, Any]:
+    return next(r for r in rows if abs(r["speed"] - speed) < 1e-9 and r["controller"] == controller)
 
 
 def save_figure(fig: Any, figures_dir: str | Path, stem: str, formats: Iterable[str], used: Iterable[str | Path] = (),

@@ -13,6 +13,13 @@
 * **Location error** (Figs. 5-6): at each of the 21 sampling positions, the distance between the
   measured platform point and the position at the instant the reference arrives there, in the
   sampling run with each controller.
+* **Stages** (the paper's Figs. 10-12): acceleration, uniform and deceleration stage of the LVCA,
+  from the sign of the reference's path acceleration; :func:`run_path` also gives each stage's
+  largest and mean speed error, which tell *where* the Table 5 peaks come from.
+* **True-friction feed-forward** (twin only, not a method of the paper): the same feed-forward
+  with the twin's own steady-state friction and k_f (:func:`true_friction_compensation`): what a
+  perfect static friction model, fed forward on the reference, gives on this rig. It separates
+  what a fitted model misses from what feed-forward of a static law does not remove.
 """
 
 from __future__ import annotations
@@ -52,7 +59,12 @@ PAPER_TEXT = {"centre_after_mm": (-0.18, 0.19), "drive3_jump_rad_s": {"none": 1.
               "friction_max_range": (2.0, 7.4), "friction_variation": 0.7}
 
 CONTROLLERS = ("none", "kostic", "coulomb-viscous")
-LABELS = {"none": "before compensation (PD)", "kostic": "Kostic compensation", "coulomb-viscous": "Coulomb + viscous compensation"}
+#: Controllers that exist on the twin only (a reference for the paper's two models, not a method of the paper).
+TWIN_ONLY_CONTROLLERS = ("true-friction",)
+LABELS = {"none": "before compensation (PD)", "kostic": "Kostic compensation", "coulomb-viscous": "Coulomb + viscous compensation",
+          "true-friction": "twin's true friction as feed-forward (reference)"}
+#: The LVCA's stages (Figs. 10-12).
+STAGES = ("acceleration", "uniform", "deceleration")
 
 
 @dataclass(frozen=True)
@@ -75,6 +87,35 @@ class Compensation:
             kv = np.array([p[f"k_v_{i}"] for i in (1, 2, 3)])
             return cls("coulomb-viscous", p["k_f"], lambda v: np.sign(v) * fc + v * kv)
         raise ValueError(f"unknown model {s['model']!r} in the identification summary")
+
+
+def true_friction_compensation(twin: ThreeRRRTwin) -> Compensation:
+    """The twin's own steady-state friction and k_f as a feed-forward model (twin only).
+
+    Parameters
+    ----------
+    twin : ThreeRRRTwin
+        Its ``steady_friction`` (joint side, N m) and ``k_f`` = 1 / drive gain.
+
+    Returns
+    -------
+    Compensation
+        Named ``"true-friction"``; ``friction(qd)`` in reported units (k_f times N m), as a fit's.
+    """
+    k_f = twin.k_f
+    return Compensation("true-friction", k_f,
+                        lambda v: k_f * np.stack([twin.steady_friction(v[:, i], i) for i in range(3)], 1))
+
+
+def stage_masks(ref: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Boolean masks (n,) of the acceleration, uniform and deceleration stages of a path reference.
+
+    From the sign of the along-path acceleration ``pdd . direction`` while ``segment >= 0``.
+    """
+    moving = np.asarray(ref["segment"]) >= 0
+    a = np.asarray(ref["pdd"]) @ np.asarray(ref["direction"])
+    tol = 1e-9 * max(1.0, float(np.abs(a).max()))
+    return {"acceleration": moving & (a > tol), "uniform": moving & (np.abs(a) <= tol), "deceleration": moving & (a < -tol)}
 
 
 def feedforward(robot: ThreeRRR, ref: Mapping[str, np.ndarray], comp: Compensation | None) -> np.ndarray:
@@ -113,9 +154,13 @@ def run_path(robot: ThreeRRR, twin: ThreeRRRTwin, speed: float, comp: Compensati
     moving = ref["segment"] >= 0
     dev = v_ref - v_act
     _, qd_m, _ = zero_phase_derivatives(run["q"], twin.control_rate_hz, MEASURED_VELOCITY_CUTOFF_HZ)
+    stages = stage_masks(ref)
+    stage_peak = {k: float(np.abs(dev[m]).max() * 1e3) if m.any() else float("nan") for k, m in stages.items()}
+    stage_mean = {k: float(np.abs(dev[m]).mean() * 1e3) if m.any() else float("nan") for k, m in stages.items()}
     return {
         "speed": speed, "controller": comp.name if comp else "none", "t": ref["t"], "moving": moving,
-        "v_ref": v_ref, "v_act": v_act, "speed_error": dev, "qd": qd_m, "qd_ref": run["qd_sp"],
+        "stages": stages, "stage_peak_mm_s": stage_peak, "stage_mean_mm_s": stage_mean,
+        "v_ref": v_ref, "v_act": v_act, "v_true": run["pd_true"] @ u, "speed_error": dev, "qd": qd_m, "qd_ref": run["qd_sp"],
         "position_error": np.linalg.norm(p_m - ref["p"], axis=1), "tau_m": run["tau_m"],
         "max_peak_mm_s": float(dev[moving].max() * 1e3), "min_peak_mm_s": float(dev[moving].min() * 1e3),
         "mean_abs_mm_s": float(np.mean(np.abs(dev[moving])) * 1e3),
@@ -129,16 +174,50 @@ def run_position_max(p_m: np.ndarray, ref: Mapping[str, np.ndarray]) -> float:
     return float(np.linalg.norm(p_m - ref["p"], axis=1)[moving].max())
 
 
-def table5(robot: ThreeRRR, twin: ThreeRRRTwin, comps: Mapping[str, Compensation]) -> dict[str, Any]:
-    """All speeds x controllers: the metrics (JSON-ready) and the series (for the figures)."""
+def table5(robot: ThreeRRR, twin: ThreeRRRTwin, comps: Mapping[str, Compensation],
+           controllers: tuple[str, ...] = CONTROLLERS) -> dict[str, Any]:
+    """All speeds x controllers: the metrics (JSON-ready) and the series (for the figures).
+
+    ``controllers`` names entries of ``comps`` (``"none"`` needs none); a missing model raises KeyError.
+    """
     rows, series = [], {}
     for v in SPEEDS_M_S:
-        for name in CONTROLLERS:
-            r = run_path(robot, twin, v, comps.get(name) if name != "none" else None)
+        for name in controllers:
+            r = run_path(robot, twin, v, comps[name] if name != "none" else None)
             series[(v, name)] = r
             rows.append({k: r[k] for k in ("speed", "controller", "max_peak_mm_s", "min_peak_mm_s", "mean_abs_mm_s",
-                                           "max_position_error_mm")})
+                                           "max_position_error_mm", "stage_peak_mm_s", "stage_mean_mm_s")})
     return {"rows": rows, "series": series}
+
+
+def start_transient(series: Mapping[tuple[float, str], Mapping[str, Any]]) -> dict[str, Any]:
+    """Where each controller's largest speed error falls, and how alike the runs' starts are.
+
+    With the same ``a_max`` at every speed, the first ``v_min / a_max`` seconds of motion (14 ms for
+    100 mm/s) are the same reference at every speed. Returns, per controller, the time of its largest
+    speed-error magnitude after the start of the motion [s] and the stage it falls in at each speed, and
+    the largest difference [mm/s] between the slowest and the fastest run's speed error over that common
+    window (the platform's true velocity, so the zero-phase filter of the measured one plays no part).
+    """
+    speeds = sorted({v for v, _ in series})
+    names = sorted({c for _, c in series}, key=lambda c: (CONTROLLERS + TWIN_ONLY_CONTROLLERS).index(c))
+    window_s = speeds[0] / A_MAX_M_S2
+    out: dict[str, Any] = {"common_window_s": window_s, "controllers": {}}
+    for c in names:
+        at, stage = [], []
+        for v in speeds:
+            r = series[(v, c)]
+            m = r["moving"]
+            k = int(np.flatnonzero(m)[np.argmax(np.abs(r["speed_error"][m]))])
+            at.append(float(r["t"][k] - r["t"][np.flatnonzero(m)[0]]))
+            stage.append(next(s for s, mk in r["stages"].items() if mk[k]))
+        a, b = series[(speeds[0], c)], series[(speeds[-1], c)]
+        i0 = int(np.flatnonzero(a["moving"])[0])
+        n = int(np.floor(window_s * (1.0 / (a["t"][1] - a["t"][0])) + 1e-9))
+        diff = float(np.abs(a["v_true"][i0:i0 + n] - b["v_true"][i0:i0 + n]).max() * 1e3) if n > 0 else float("nan")
+        out["controllers"][c] = {"largest_error_after_start_s": at, "largest_error_stage": stage,
+                                 "start_window_difference_mm_s": diff}
+    return out
 
 
 def location_errors(robot: ThreeRRR, twin: ThreeRRRTwin, comp: Compensation | None) -> dict[str, Any]:
@@ -162,6 +241,6 @@ def friction_along(run: Mapping[str, Any], comp: Compensation, twin: ThreeRRRTwi
     return {"model_Nm": model, "true_Nm": true}
 
 
-__all__ = ["SPEEDS_M_S", "A_MAX_M_S2", "PAPER_TABLE5", "PAPER_LOCATION_MM", "PAPER_TEXT", "CONTROLLERS", "LABELS", "Compensation",
-           "feedforward", "path_reference", "measured_platform", "run_path", "table5", "location_errors",
-           "friction_along", "reference_joints"]
+__all__ = ["SPEEDS_M_S", "A_MAX_M_S2", "PAPER_TABLE5", "PAPER_LOCATION_MM", "PAPER_TEXT", "CONTROLLERS", "TWIN_ONLY_CONTROLLERS",
+           "LABELS", "STAGES", "Compensation", "true_friction_compensation", "stage_masks", "feedforward", "path_reference", "measured_platform", "run_path", "table5", "location_errors",
+           "friction_along", "reference_joints", "start_transient"]
