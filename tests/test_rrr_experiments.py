@@ -220,6 +220,27 @@ def test_twin_variants_change_only_what_they_say(twin):
         sensitivity.run_variant("frictionless")
 
 
+def test_tracking_results_and_their_notes_agree(recording, robot):
+    """report.tracking's trend checks and the notebook's notes are computed from the same Table 5 rows."""
+    from paperlib.experiments.rrr import notes, report
+
+    data = idf.friction_data(recording, robot)
+    ident = {"kostic": idf.summary(idf.identify(data, "kostic", n_starts=3), data),
+             "coulomb_viscous": idf.summary(idf.identify(data, "coulomb-viscous"), data)}
+    res, obj = report.tracking(ident)
+    assert {r["controller"] for r in res["table5"]} == set(tracking.CONTROLLERS)
+    assert {r["controller"] for r in res["table5_true_friction"]} == {"true-friction"}
+    assert res["trend_checks"] == trends.trend_checks(res["table5"] + res["table5_true_friction"], tracking.SPEEDS_M_S)
+    assert res["trends"]["mean_error_grows_with_speed"] == trends.summary(res["trend_checks"])["errors grow with speed"]["mean"]
+    text = notes.peak_origin(res, ident, obj["comps"], obj["twin"])
+    for r in res["table5_true_friction"]:
+        assert f"{trends.metric(r, 'peak'):.1f}" in text
+    diff = notes.differences(res, {}, obj["twin"])
+    assert diff.count("\n* ") == 4 and "stiff-loops" not in diff
+    table = notes.variants_table(res, {})
+    assert table.count("**no**") == sum(not v for d in trends.summary(res["trend_checks"]).values() for v in d.values())
+
+
 # -- command line and comparison -------------------------------------------------------------------
 
 def test_rrr_identify_command(recording, tmp_path, capsys):
