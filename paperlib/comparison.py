@@ -195,7 +195,8 @@ def build_comparison(results: Mapping[str, Mapping[str, Any]], headlines: Sequen
     return rows
 
 
-CSV_COLUMNS = ("key", "quantity", "joint", "paper", "reproduced", "unit", "source", "ratio", "agreement", "rule")
+#: The note says why a row differs (or how it was calibrated); empty where the row agrees.
+CSV_COLUMNS = ("key", "quantity", "joint", "paper", "reproduced", "unit", "source", "ratio", "agreement", "rule", "note")
 
 #: Columns added by :func:`add_sweep` (distribution over a sweep's seeds, ``paperlib sweep``).
 SWEEP_COLUMNS = ("sweep_median", "sweep_p5", "sweep_p95", "sweep_n", "sweep_agree_fraction")

@@ -75,3 +75,15 @@ def test_every_differing_row_of_a_built_table_has_its_note(slug: str, folder: Pa
     rows = C.build_comparison(C.load_results(files), headlines)
     missing = unexplained(rows, headlines)
     assert not missing, f"{slug} ({folder}): rows that differ or are calibrated without a note: {missing}"
+
+
+def test_the_csv_carries_the_same_notes_as_the_markdown():
+    import csv
+    import io
+
+    h = [C.Headline("x", "a number", "-", 1.0, "approx", "1", "nb", C.dig("x"), note="twin drives, assumed"),
+         C.Headline("y", "agrees", "-", 1.0, "approx", "1", "nb", C.dig("y"), note="not shown: the row agrees")]
+    rows = C.build_comparison({"nb": {"source": "twin", "x": 5.0, "y": 1.0}}, h)
+    parsed = list(csv.DictReader(io.StringIO(C.to_csv(rows))))
+    assert [r["note"] for r in parsed] == ["twin drives, assumed", ""]
+    assert "twin drives, assumed" in C.to_markdown(rows)
