@@ -32,6 +32,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Mapping
 
+from paperlib.figures.io import source_footer
+
 __all__ = ["save_view", "embed_view", "slider_view", "inline_panel_css", "VIEW_CLASS"]
 
 #: CSS class of the iframe that holds a view (the browser test looks for it).
@@ -116,7 +118,9 @@ def save_view(obj: Any, path: str | os.PathLike[str], *, title: str,
     title : str
         Page title (say what the view shows and where its data come from).
     provenance : mapping, optional
-        Stored in the sidecar (e.g. ``{"source": "twin", "notebook": ...}``).
+        Stored in the sidecar (e.g. ``{"source": "twin", "notebook": ...}``); when it names a
+        ``source``, the page shows the static figures' source line under the view
+        (:func:`paperlib.figures.io.source_footer`).
     max_states : int
         Refuse objects with more frames than this (each frame is stored in the page).
     width, height : int
@@ -151,6 +155,10 @@ def save_view(obj: Any, path: str | os.PathLike[str], *, title: str,
 
         # widgets under the plot (a book's column is narrow); panel's progress bar kept off stderr
         pane = pn.pane.HoloViews(obj, backend="bokeh", widget_location="bottom")
+        footer = source_footer(provenance or {})
+        if footer:  # the same source line as the static figures, under the widgets
+            pane = pn.Column(pane, pn.pane.HTML(f'<div class="{VIEW_CLASS}-source" style="font-size:11px;color:#555">'
+                                                f"{html.escape(footer)}</div>"))
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
             pane.save(tmp, embed=True, resources=INLINE, title=title, max_states=max_states)
         Path(tmp).write_text(inline_panel_css(Path(tmp).read_text(encoding="utf-8")), encoding="utf-8")

@@ -36,6 +36,17 @@ def test_view_is_self_contained_and_holds_every_frame(tmp_path):
     assert f'class="{views.VIEW_CLASS}"' in out.data and "srcdoc=" in out.data
 
 
+def test_view_shows_the_same_source_line_as_the_static_figures(tmp_path):
+    from paperlib.figures.io import source_footer
+
+    prov = {"source": "twin", "notebook": "notebooks/x.ipynb"}
+    doc = views.save_view(_hmap(), tmp_path / "t.html", title="twin view", provenance=prov).read_text()
+    line = source_footer(prov)
+    assert "simulated" in line and line in doc  # the escaped line holds no HTML-special characters
+    bare = views.save_view(_hmap(), tmp_path / "b.html", title="no source").read_text()
+    assert f"{views.VIEW_CLASS}-source" in doc and f"{views.VIEW_CLASS}-source" not in bare
+
+
 def test_dynamicmap_without_values_is_refused(tmp_path):
     dm = hv.DynamicMap(lambda f: hv.Curve([0, f]), kdims=["f"])
     with pytest.raises(ValueError, match="finite"):
