@@ -86,6 +86,12 @@ suppress_warnings = ["mystnb.unknown_mime_type", "myst.header"]
 html_show_sourcelink = False
 html_copy_source = False
 {extra}
+
+
+def setup(app):
+    # MathJax on every page, not only on pages with math of their own: lesson titles with math appear in
+    # every page's navigation and in the search page, which would otherwise show their TeX source.
+    app.set_html_assets_policy("always")
 '''
 
 CSS = """\

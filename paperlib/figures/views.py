@@ -157,7 +157,7 @@ def save_view(obj: Any, path: str | os.PathLike[str], *, title: str,
         pane = pn.pane.HoloViews(obj, backend="bokeh", widget_location="bottom")
         footer = source_footer(provenance or {})
         if footer:  # the same source line as the static figures, under the widgets
-            pane = pn.Column(pane, pn.pane.HTML(f'<div class="{VIEW_CLASS}-source" style="font-size:11px;color:#555">'
+            pane = pn.Column(pane.layout, pn.pane.HTML(f'<div class="{VIEW_CLASS}-source" style="font-size:11px;color:#555">'
                                                 f"{html.escape(footer)}</div>"))
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
             pane.save(tmp, embed=True, resources=INLINE, title=title, max_states=max_states)

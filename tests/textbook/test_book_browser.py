@@ -64,6 +64,17 @@ def browser():
         b.close()
 
 
+#: The prose of a page (code, outputs and typeset math removed) after MathJax ran: any TeX command or
+#: "$$" left there is math the page failed to typeset (e.g. display math glued into a paragraph).
+LEAKED_TEX_JS = r"""() => {
+  const root = (document.querySelector("article") || document.body).cloneNode(true);
+  root.querySelectorAll("pre, code, .highlight, .cell_output, .output, mjx-container, iframe, script, style")
+      .forEach(e => e.remove());
+  const text = root.textContent || "";
+  return text.match(/\\(?:boldsymbol|dot|ddot|bar|begin|end|frac|mathbf|tau|pi|qquad|hat|sum)\b|\$\$/g) || [];
+}"""
+
+
 def _shot_name(page: str) -> str:
     return page.replace("/", "__").removesuffix(".html") + ".png"
 
@@ -124,6 +135,9 @@ def test_every_page_loads_cleanly_and_sliders_redraw(site_url, browser):
                 problems.append(f"{page}: view {k} ({views.nth(k).get_attribute('data-view')}): plot did not change "
                                 f"when its slider moved {why}")
         pg.wait_for_timeout(500)  # MathJax typesetting
+        leaked = pg.evaluate(LEAKED_TEX_JS)
+        if leaked:
+            problems.append(f"{page}: TeX left untypeset in the text: {leaked[:3]}")
         pg.screenshot(path=str(SHOTS / _shot_name(page)), full_page=True)
         problems += events
         ctx.close()
