@@ -85,30 +85,8 @@ def plant_rk4(kid, q, qd, Qa, k1v, prm, dt, M, h, work, dq):  # pragma: no cover
     Updates ``q``, ``qd`` in place and writes the displacement ``dq`` (n,) (so the work of the
     held forces is exactly ``Q . dq``). ``work`` is (8 + n, n) scratch. Returns the kernel status.
     """
-    n = q.shape[0]
-    k2v, k3v, k4v, qs, vs, k2q, k3q = work[0], work[1], work[2], work[3], work[4], work[5], work[6]
-    lin = work[8:8 + n]
-    for i in range(n):
-        qs[i] = q[i] + 0.5 * dt * qd[i]
-        vs[i] = qd[i] + 0.5 * dt * k1v[i]
-    s = accel(kid, qs, vs, Qa, prm, M, h, k2v, lin)
-    for i in range(n):
-        k2q[i] = vs[i]
-        qs[i] = q[i] + 0.5 * dt * k2q[i]
-        vs[i] = qd[i] + 0.5 * dt * k2v[i]
-    s |= accel(kid, qs, vs, Qa, prm, M, h, k3v, lin)
-    for i in range(n):
-        k3q[i] = vs[i]
-        qs[i] = q[i] + dt * k3q[i]
-        vs[i] = qd[i] + dt * k3v[i]
-    s |= accel(kid, qs, vs, Qa, prm, M, h, k4v, lin)
-    if s != 0:
-        return s
-    for i in range(n):
-        dq[i] = dt / 6.0 * (qd[i] + 2.0 * k2q[i] + 2.0 * k3q[i] + vs[i])
-        q[i] += dq[i]
-        qd[i] += dt / 6.0 * (k1v[i] + 2.0 * k2v[i] + 2.0 * k3v[i] + k4v[i])
-    return 0
+    # (the mapped-torque arguments of _rk4 are unused here: placeholders of their types)
+    return _rk4(kid, False, q, qd, Qa, k1v, prm, dt, M, h, M, h, h, work, dq)
 
 
 @rt_njit(inline="always")
@@ -146,23 +124,40 @@ def plant_rk4_mapped(kid, q, qd, tau, k1v, prm, dt, M, h, D, ups_d, Q, work, dq)
     ``qd`` in place, writes the displacement ``dq`` (n,); ``D``, ``ups_d``, ``Q`` are left at the
     last stage's values. ``work`` is (8 + n, n) scratch. Returns the kernel status.
     """
+    return _rk4(kid, True, q, qd, tau, k1v, prm, dt, M, h, D, ups_d, Q, work, dq)
+
+
+@rt_njit(inline="always")
+def _stage_accel(kid, mapped, q, qd, held, prm, M, h, D, ups_d, Q, out, lin):  # pragma: no cover - compiled
+    """Acceleration at an RK4 stage: held generalized forces, or (``mapped``) held friction-joint torques."""
+    if mapped:
+        return accel_mapped(kid, q, qd, held, prm, M, h, D, ups_d, Q, out, lin)
+    return accel(kid, q, qd, held, prm, M, h, out, lin)
+
+
+@rt_njit(inline="always")
+def _rk4(kid, mapped, q, qd, held, k1v, prm, dt, M, h, D, ups_d, Q, work, dq):  # pragma: no cover - compiled
+    """The RK4 step of :func:`plant_rk4` (``mapped`` False) and :func:`plant_rk4_mapped` (True).
+
+    ``mapped`` is a constant at every call: after inlining, the compiler drops the other branch.
+    """
     n = q.shape[0]
     k2v, k3v, k4v, qs, vs, k2q, k3q = work[0], work[1], work[2], work[3], work[4], work[5], work[6]
     lin = work[8:8 + n]
     for i in range(n):
         qs[i] = q[i] + 0.5 * dt * qd[i]
         vs[i] = qd[i] + 0.5 * dt * k1v[i]
-    s = accel_mapped(kid, qs, vs, tau, prm, M, h, D, ups_d, Q, k2v, lin)
+    s = _stage_accel(kid, mapped, qs, vs, held, prm, M, h, D, ups_d, Q, k2v, lin)
     for i in range(n):
         k2q[i] = vs[i]
         qs[i] = q[i] + 0.5 * dt * k2q[i]
         vs[i] = qd[i] + 0.5 * dt * k2v[i]
-    s |= accel_mapped(kid, qs, vs, tau, prm, M, h, D, ups_d, Q, k3v, lin)
+    s |= _stage_accel(kid, mapped, qs, vs, held, prm, M, h, D, ups_d, Q, k3v, lin)
     for i in range(n):
         k3q[i] = vs[i]
         qs[i] = q[i] + dt * k3q[i]
         vs[i] = qd[i] + dt * k3v[i]
-    s |= accel_mapped(kid, qs, vs, tau, prm, M, h, D, ups_d, Q, k4v, lin)
+    s |= _stage_accel(kid, mapped, qs, vs, held, prm, M, h, D, ups_d, Q, k4v, lin)
     if s != 0:
         return s
     for i in range(n):
