@@ -2,13 +2,18 @@
 
 What the simulated rig is (values in ``data/twin/three_rrr_twin.toml``, all assumed):
 
-* **Plant**: the generated 3-RRR dynamics (:mod:`paperlib.kernels.three_rrr`) with the
-  platform point as state, ``M_s p_dd = J_a^T (gamma tau - F) - C_s p_dot``, integrated by RK4
-  at ``plant_substeps`` x the control rate. Inertia = the a priori model's.
+* **Plant**: the generic plant layer (:mod:`paperlib.twin.plant`) over the robot's kernel set
+  (``THREE_RRR`` of :mod:`paperlib.robots.kernel_sets`, the generated
+  :mod:`paperlib.kernels.three_rrr`) with the platform point as state,
+  ``M_s p_dd = J_a^T (gamma tau - F) - C_s p_dot``, integrated by RK4 at ``plant_substeps`` x
+  the control rate. The net drive torques ``gamma tau - F`` are held over each RK4 step and
+  mapped by the actuated Jacobian of every stage (:func:`~paperlib.twin.plant.plant_rk4_mapped`).
+  Inertia = the a priori model's.
 * **Friction** on the three drives: the LuGre law of :mod:`paperlib.friction.lugre` (bristle
   state per drive, Stribeck exponent != 2, shear-thinning viscous term): not of the Kostic
-  form the identification fits. Held over each RK4 sub-step; the bristle state advances by
-  the law's exact frozen-velocity update. Passive joints are frictionless.
+  form the identification fits. Evaluated at each RK4 step's start with the bristles advanced
+  by the law's exact frozen-velocity update (:func:`~paperlib.twin.plant.friction_torques`),
+  at the twin's constant temperature. Passive joints are frictionless.
 * **Drives**: apply ``drive_gain`` x the commanded torque, report the commanded torque,
   quantized to ``torque_quantum_Nm`` and clipped at ``torque_limit_Nm`` (joint side). The
   identification's ``k_f`` is therefore ``1 / drive_gain`` (reported = k_f (E + F)).
@@ -17,8 +22,8 @@ What the simulated rig is (values in ``data/twin/three_rrr_twin.toml``, all assu
   position loops), velocity by a filtered backward difference of the encoder, plus an
   optional feed-forward torque computed from the reference (the compensation of the paper).
 
-Shared with the 5R twin: the friction laws (:mod:`paperlib.friction.lugre`). Specific to this
-rig: the platform-point plant, the redundant drives and the joint PD loops.
+Shared with the 5R twin: the plant layer and the friction laws. Specific to this rig (this
+module's drive loop): the redundant drives' command path and the joint PD loops.
 """
 
 from __future__ import annotations
