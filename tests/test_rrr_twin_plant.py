@@ -117,3 +117,13 @@ def test_work_of_the_held_drive_torques_is_the_change_of_kinetic_energy(robot, f
         est = np.sum(F_ss * np.diff(th, axis=0))
         assert loss > 0.1 * scale
         assert abs(loss - est) < 0.02 * est, (loss, est)
+
+
+def test_a_plant_step_that_leaves_the_workspace_stops_the_run(robot):
+    tw = _twin(frictionless=True, gains=False)
+    n = 1000
+    ref = {"t": np.arange(n) / tw.control_rate_hz, "p": np.tile(robot.work_centre, (n, 1)), "pd": np.zeros((n, 2)),
+           "pdd": np.zeros((n, 2))}
+    ref["pd"][0] = [2.0, 0.0]  # coasting at 2 m/s, the platform reaches the edge of the workspace within 1 s
+    with pytest.raises(ValueError, match="left the workspace at t = 0"):
+        simulate(robot, tw, ref)
