@@ -1,7 +1,7 @@
 # GENERATED FILE - DO NOT EDIT.
 # Generator: `python -m paperlib.codegen` (paperlib/codegen.py)
 # Source:    paperlib/symbolic/three_rrr.py, paperlib/symbolic/closed_chain.py, paperlib/symbolic/emit.py, paperlib/codegen.py
-# sympy 1.14.0; source digest 5b2424eaf51f6da4
+# sympy 1.14.0; source digest 3ad4a76dc1a11e90
 # Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.
 #
 # 3-RRR redundantly actuated planar parallel robot (paper 002, eqs. 1-37): the platform
@@ -16,6 +16,7 @@
 #   mass_matrix              239 operations after CSE
 #   coriolis_matrix          542 operations after CSE
 #   inverse_dynamics         587 operations after CSE
+#   mass_bias                694 operations after CSE
 #   dynamics_terms           694 operations after CSE
 """Generated numba kernels of the 3-RRR planar parallel robot (see header)."""
 
@@ -1441,6 +1442,364 @@ def inverse_dynamics(p, pd, pdd, prm, F, J_a, qd_a):
     qd_a[0] = x6
     qd_a[1] = x7
     qd_a[2] = x8
+    return 0
+
+
+@nb.njit(cache=True, nogil=True, _nrt=False)
+def mass_bias(p, pd, prm, M, Cpd):
+    """M_s (2, 2) [kg] and Cpd = C_s pd (2,) [N] only (the kernel set's ``robot_dynamics``:
+    M_s pdd + C_s pd = Q, no gravity in the horizontal plane).
+    Returns 0 when valid, 1 outside the workspace (a chain cannot reach p), 2 at a serial singularity (a chain stretched or folded)."""
+    px = p[0]
+    py = p[1]
+    pxd = pd[0]
+    pyd = pd[1]
+    xD1 = prm[0]
+    yD1 = prm[1]
+    xD2 = prm[2]
+    yD2 = prm[3]
+    xD3 = prm[4]
+    yD3 = prm[5]
+    lD1 = prm[6]
+    lD2 = prm[7]
+    lD3 = prm[8]
+    lB1 = prm[9]
+    lB2 = prm[10]
+    lB3 = prm[11]
+    rD1 = prm[12]
+    rD2 = prm[13]
+    rD3 = prm[14]
+    rB1 = prm[15]
+    rB2 = prm[16]
+    rB3 = prm[17]
+    mD1 = prm[18]
+    mD2 = prm[19]
+    mD3 = prm[20]
+    mB1 = prm[21]
+    mB2 = prm[22]
+    mB3 = prm[23]
+    ID1 = prm[24]
+    ID2 = prm[25]
+    ID3 = prm[26]
+    IB1 = prm[27]
+    IB2 = prm[28]
+    IB3 = prm[29]
+    Ir1 = prm[30]
+    Ir2 = prm[31]
+    Ir3 = prm[32]
+    m_p = prm[33]
+    sigma1 = prm[34]
+    sigma2 = prm[35]
+    sigma3 = prm[36]
+    dx1 = px - xD1
+    dy1 = py - yD1
+    dd1 = dx1*dx1 + dy1*dy1
+    if dd1 <= 0.0:
+        return 1
+    rr1 = math.sqrt(dd1)
+    aa1 = (lD1*lD1 - lB1*lB1 + dd1)/(2.0*rr1)
+    hh1 = lD1*lD1 - aa1*aa1
+    if hh1 < 0.0:
+        return 1  # chain 1 cannot reach p: outside the workspace
+    hi1 = math.sqrt(hh1)
+    bx1 = xD1 + (aa1*dx1 - sigma1*hi1*dy1)/rr1
+    by1 = yD1 + (aa1*dy1 + sigma1*hi1*dx1)/rr1
+    c1 = (bx1 - xD1)/lD1
+    s1 = (by1 - yD1)/lD1
+    cb1 = (px - bx1)/lB1
+    sb1 = (py - by1)/lB1
+    det1 = lD1*lB1*(sb1*c1 - s1*cb1)  # det of block 1: lD lB sin(thb - th)
+    if abs(det1) < 1e-06*lD1*lB1:
+        return 2  # chain 1 stretched or folded: serial singularity
+    idet1 = 1.0/det1
+    dx2 = px - xD2
+    dy2 = py - yD2
+    dd2 = dx2*dx2 + dy2*dy2
+    if dd2 <= 0.0:
+        return 1
+    rr2 = math.sqrt(dd2)
+    aa2 = (lD2*lD2 - lB2*lB2 + dd2)/(2.0*rr2)
+    hh2 = lD2*lD2 - aa2*aa2
+    if hh2 < 0.0:
+        return 1  # chain 2 cannot reach p: outside the workspace
+    hi2 = math.sqrt(hh2)
+    bx2 = xD2 + (aa2*dx2 - sigma2*hi2*dy2)/rr2
+    by2 = yD2 + (aa2*dy2 + sigma2*hi2*dx2)/rr2
+    c2 = (bx2 - xD2)/lD2
+    s2 = (by2 - yD2)/lD2
+    cb2 = (px - bx2)/lB2
+    sb2 = (py - by2)/lB2
+    det2 = lD2*lB2*(sb2*c2 - s2*cb2)  # det of block 2: lD lB sin(thb - th)
+    if abs(det2) < 1e-06*lD2*lB2:
+        return 2  # chain 2 stretched or folded: serial singularity
+    idet2 = 1.0/det2
+    dx3 = px - xD3
+    dy3 = py - yD3
+    dd3 = dx3*dx3 + dy3*dy3
+    if dd3 <= 0.0:
+        return 1
+    rr3 = math.sqrt(dd3)
+    aa3 = (lD3*lD3 - lB3*lB3 + dd3)/(2.0*rr3)
+    hh3 = lD3*lD3 - aa3*aa3
+    if hh3 < 0.0:
+        return 1  # chain 3 cannot reach p: outside the workspace
+    hi3 = math.sqrt(hh3)
+    bx3 = xD3 + (aa3*dx3 - sigma3*hi3*dy3)/rr3
+    by3 = yD3 + (aa3*dy3 + sigma3*hi3*dx3)/rr3
+    c3 = (bx3 - xD3)/lD3
+    s3 = (by3 - yD3)/lD3
+    cb3 = (px - bx3)/lB3
+    sb3 = (py - by3)/lB3
+    det3 = lD3*lB3*(sb3*c3 - s3*cb3)  # det of block 3: lD lB sin(thb - th)
+    if abs(det3) < 1e-06*lD3*lB3:
+        return 2  # chain 3 stretched or folded: serial singularity
+    idet3 = 1.0/det3
+    x0 = idet1*lB1
+    x1 = idet1*lD1
+    x2 = idet2*lB2
+    x3 = idet2*lD2
+    x4 = idet3*lB3
+    x5 = idet3*lD3
+    x11 = cb1*cb1
+    x14 = sb1*sb1
+    x21 = c1*cb1
+    x22 = s1*sb1
+    x23 = c1*c1
+    x25 = s1*s1
+    x32 = cb2*cb2
+    x35 = sb2*sb2
+    x42 = c2*cb2
+    x43 = s2*sb2
+    x44 = c2*c2
+    x46 = s2*s2
+    x53 = cb3*cb3
+    x56 = sb3*sb3
+    x63 = c3*cb3
+    x64 = s3*sb3
+    x65 = c3*c3
+    x67 = s3*s3
+    x70 = ID1 + Ir1
+    x72 = ID2 + Ir2
+    x74 = ID3 + Ir3
+    x75 = mD1*rD1*rD1
+    x77 = mD2*rD2*rD2
+    x79 = mD3*rD3*rD3
+    Dz11 = cb1*x0
+    x6 = Dz11*lD1
+    x7 = c1*x6
+    x9 = s1*x6
+    x69 = Dz11*Dz11
+    x76 = x69*x75
+    x99 = Dz11*x70
+    x102 = Dz11*x75
+    x138 = s1*x102
+    x149 = c1*x102
+    Dz12 = sb1*x0
+    x15 = Dz12*lD1
+    x16 = c1*x15
+    x18 = s1*x15
+    x103 = Dz12*x102
+    x129 = Dz12*Dz12
+    x132 = x129*x75
+    x192 = Dz12*x70
+    x195 = Dz12*x75
+    x196 = s1*x195
+    x201 = c1*x195
+    Dz21 = -c1*x1
+    x81 = Dz21*rB1
+    x82 = cb1*x81
+    x83 = x7 + x82
+    x84 = sb1*x81
+    x85 = x84 + x9
+    x96 = Dz21*IB1
+    x111 = mB1*x83
+    x114 = mB1*x85
+    Dz22 = -s1*x1
+    x108 = Dz22*rB1
+    x109 = cb1*x108
+    x110 = x109 + x16
+    x112 = sb1*x108
+    x113 = x112 + x18
+    x189 = Dz22*IB1
+    x204 = mB1*x113
+    x207 = mB1*x110
+    Dz31 = cb2*x2
+    x27 = Dz31*lD2
+    x28 = c2*x27
+    x30 = s2*x27
+    x71 = Dz31*Dz31
+    x78 = x71*x77
+    x100 = Dz31*x72
+    x104 = Dz31*x77
+    x142 = s2*x104
+    x152 = c2*x104
+    Dz32 = sb2*x2
+    x36 = Dz32*lD2
+    x37 = c2*x36
+    x39 = s2*x36
+    x105 = Dz32*x104
+    x130 = Dz32*Dz32
+    x133 = x130*x77
+    x193 = Dz32*x72
+    x197 = Dz32*x77
+    x198 = s2*x197
+    x202 = c2*x197
+    Dz41 = -c2*x3
+    x86 = Dz41*rB2
+    x87 = cb2*x86
+    x88 = x28 + x87
+    x89 = sb2*x86
+    x90 = x30 + x89
+    x97 = Dz41*IB2
+    x118 = mB2*x88
+    x121 = mB2*x90
+    Dz42 = -s2*x3
+    x115 = Dz42*rB2
+    x116 = cb2*x115
+    x117 = x116 + x37
+    x119 = sb2*x115
+    x120 = x119 + x39
+    x190 = Dz42*IB2
+    x205 = mB2*x120
+    x208 = mB2*x117
+    Dz51 = cb3*x4
+    x48 = Dz51*lD3
+    x49 = c3*x48
+    x51 = s3*x48
+    x73 = Dz51*Dz51
+    x80 = x73*x79
+    x101 = Dz51*x74
+    x106 = Dz51*x79
+    x146 = s3*x106
+    x155 = c3*x106
+    Dz52 = sb3*x4
+    x57 = Dz52*lD3
+    x58 = c3*x57
+    x60 = s3*x57
+    x107 = Dz52*x106
+    x131 = Dz52*Dz52
+    x134 = x131*x79
+    x194 = Dz52*x74
+    x199 = Dz52*x79
+    x200 = s3*x199
+    x203 = c3*x199
+    Dz61 = -c3*x5
+    x91 = Dz61*rB3
+    x92 = cb3*x91
+    x93 = x49 + x92
+    x94 = sb3*x91
+    x95 = x51 + x94
+    x98 = Dz61*IB3
+    x125 = mB3*x93
+    x128 = mB3*x95
+    Dz62 = -s3*x5
+    x122 = Dz62*rB3
+    x123 = cb3*x122
+    x124 = x123 + x58
+    x126 = sb3*x122
+    x127 = x126 + x60
+    x191 = Dz62*IB3
+    x206 = mB3*x127
+    x209 = mB3*x124
+    zd1 = Dz11*pxd + Dz12*pyd
+    x8 = x7*zd1
+    x10 = x9*zd1
+    x17 = x16*zd1
+    x19 = x18*zd1
+    x24 = x6*zd1
+    x26 = x15*zd1
+    x136 = Dz11*zd1
+    x166 = Dz12*zd1
+    zd2 = Dz21*pxd + Dz22*pyd
+    x12 = lB1*zd2
+    x13 = Dz21*x12
+    x20 = Dz22*x12
+    zd3 = Dz31*pxd + Dz32*pyd
+    x29 = x28*zd3
+    x31 = x30*zd3
+    x38 = x37*zd3
+    x40 = x39*zd3
+    x45 = x27*zd3
+    x47 = x36*zd3
+    x140 = Dz31*zd3
+    x169 = Dz32*zd3
+    zd4 = Dz41*pxd + Dz42*pyd
+    x33 = lB2*zd4
+    x34 = Dz41*x33
+    x41 = Dz42*x33
+    zd5 = Dz51*pxd + Dz52*pyd
+    x50 = x49*zd5
+    x52 = x51*zd5
+    x59 = x58*zd5
+    x61 = x60*zd5
+    x66 = x48*zd5
+    x68 = x57*zd5
+    x144 = Dz51*zd5
+    x172 = Dz52*zd5
+    zd6 = Dz61*pxd + Dz62*pyd
+    x54 = lB3*zd6
+    x55 = Dz61*x54
+    x62 = Dz62*x54
+    Dzd11 = x0*(cb1*x8 + sb1*x10 + x11*x13 + x13*x14)
+    x135 = Dzd11*s1
+    x137 = c1*x136 + x135
+    x147 = Dzd11*c1
+    x148 = s1*x136 - x147
+    Dzd12 = x0*(cb1*x17 + sb1*x19 + x11*x20 + x14*x20)
+    x165 = Dzd12*s1
+    x167 = c1*x166 + x165
+    x174 = Dzd12*c1
+    x175 = s1*x166 - x174
+    Dzd21 = -x1*(x13*x21 + x13*x22 + x23*x24 + x24*x25)
+    x156 = Dzd21*rB1
+    x157 = lD1*x135 + sb1*x156 + x8 + x82*zd2
+    x162 = -cb1*x156 - lD1*x147 + x10 + x84*zd2
+    Dzd22 = -x1*(x20*x21 + x20*x22 + x23*x26 + x25*x26)
+    x180 = Dzd22*rB1
+    x181 = lD1*x165 + sb1*x180 + x109*zd2 + x17
+    x186 = -cb1*x180 - lD1*x174 + x112*zd2 + x19
+    Dzd31 = x2*(cb2*x29 + sb2*x31 + x32*x34 + x34*x35)
+    x139 = Dzd31*s2
+    x141 = c2*x140 + x139
+    x150 = Dzd31*c2
+    x151 = s2*x140 - x150
+    Dzd32 = x2*(cb2*x38 + sb2*x40 + x32*x41 + x35*x41)
+    x168 = Dzd32*s2
+    x170 = c2*x169 + x168
+    x176 = Dzd32*c2
+    x177 = s2*x169 - x176
+    Dzd41 = -x3*(x34*x42 + x34*x43 + x44*x45 + x45*x46)
+    x158 = Dzd41*rB2
+    x159 = lD2*x139 + sb2*x158 + x29 + x87*zd4
+    x163 = -cb2*x158 - lD2*x150 + x31 + x89*zd4
+    Dzd42 = -x3*(x41*x42 + x41*x43 + x44*x47 + x46*x47)
+    x182 = Dzd42*rB2
+    x183 = lD2*x168 + sb2*x182 + x116*zd4 + x38
+    x187 = -cb2*x182 - lD2*x176 + x119*zd4 + x40
+    Dzd51 = x4*(cb3*x50 + sb3*x52 + x53*x55 + x55*x56)
+    x143 = Dzd51*s3
+    x145 = c3*x144 + x143
+    x153 = Dzd51*c3
+    x154 = s3*x144 - x153
+    Dzd52 = x4*(cb3*x59 + sb3*x61 + x53*x62 + x56*x62)
+    x171 = Dzd52*s3
+    x173 = c3*x172 + x171
+    x178 = Dzd52*c3
+    x179 = s3*x172 - x178
+    Dzd61 = -x5*(x55*x63 + x55*x64 + x65*x66 + x66*x67)
+    x160 = Dzd61*rB3
+    x161 = lD3*x143 + sb3*x160 + x50 + x92*zd6
+    x164 = -cb3*x160 - lD3*x153 + x52 + x94*zd6
+    Dzd62 = -x5*(x62*x63 + x62*x64 + x65*x68 + x67*x68)
+    x184 = Dzd62*rB3
+    x185 = lD3*x171 + sb3*x184 + x123*zd6 + x59
+    x188 = -cb3*x184 - lD3*x178 + x126*zd6 + x61
+    M[0, 0] = Dz21*Dz21*IB1 + Dz41*Dz41*IB2 + Dz61*Dz61*IB3 + mB1*x83*x83 + mB1*x85*x85 + mB2*x88*x88 + mB2*x90*x90 + mB3*x93*x93 + mB3*x95*x95 + m_p + x23*x76 + x25*x76 + x44*x78 + x46*x78 + x65*x80 + x67*x80 + x69*x70 + x71*x72 + x73*x74
+    M[0, 1] = Dz12*x99 + Dz22*x96 + Dz32*x100 + Dz42*x97 + Dz52*x101 + Dz62*x98 + x103*x23 + x103*x25 + x105*x44 + x105*x46 + x107*x65 + x107*x67 + x110*x111 + x113*x114 + x117*x118 + x120*x121 + x124*x125 + x127*x128
+    M[1, 1] = Dz22*Dz22*IB1 + Dz42*Dz42*IB2 + Dz62*Dz62*IB3 + mB1*x110*x110 + mB1*x113*x113 + mB2*x117*x117 + mB2*x120*x120 + mB3*x124*x124 + mB3*x127*x127 + m_p + x129*x70 + x130*x72 + x131*x74 + x132*x23 + x132*x25 + x133*x44 + x133*x46 + x134*x65 + x134*x67
+    M[1, 0] = M[0, 1]
+    Cpd[0] = pxd*(Dzd11*x99 + Dzd21*x96 + Dzd31*x100 + Dzd41*x97 + Dzd51*x101 + Dzd61*x98 - x111*x162 + x114*x157 - x118*x163 + x121*x159 - x125*x164 + x128*x161 + x137*x138 + x141*x142 + x145*x146 - x148*x149 - x151*x152 - x154*x155) + pyd*(Dzd12*x99 + Dzd22*x96 + Dzd32*x100 + Dzd42*x97 + Dzd52*x101 + Dzd62*x98 - x111*x186 + x114*x181 - x118*x187 + x121*x183 - x125*x188 + x128*x185 + x138*x167 + x142*x170 + x146*x173 - x149*x175 - x152*x177 - x155*x179)
+    Cpd[1] = pxd*(Dzd11*x192 + Dzd21*x189 + Dzd31*x193 + Dzd41*x190 + Dzd51*x194 + Dzd61*x191 + x137*x196 + x141*x198 + x145*x200 - x148*x201 - x151*x202 - x154*x203 + x157*x204 + x159*x205 + x161*x206 - x162*x207 - x163*x208 - x164*x209) + pyd*(Dzd12*x192 + Dzd22*x189 + Dzd32*x193 + Dzd42*x190 + Dzd52*x194 + Dzd62*x191 + x167*x196 + x170*x198 + x173*x200 - x175*x201 - x177*x202 - x179*x203 + x181*x204 + x183*x205 + x185*x206 - x186*x207 - x187*x208 - x188*x209)
     return 0
 
 

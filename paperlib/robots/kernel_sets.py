@@ -26,11 +26,13 @@ from dataclasses import dataclass
 
 from paperlib._jit import rt_njit
 from paperlib.kernels import five_bar as K5
+from paperlib.kernels import three_rrr as K3
 from paperlib.robots import toys
 
 KID_FIVE_BAR = 0
 KID_PENDULUM = 1
 KID_TRIDRIVE = 2
+KID_THREE_RRR = 3
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,9 @@ class KernelSet:
 FIVE_BAR = KernelSet(KID_FIVE_BAR, "five_bar", 2, 2, K5.N_PSI, 0, K5.N_PARAMS)
 PENDULUM = KernelSet(KID_PENDULUM, "toy_pendulum", 1, 1, 1, 1, len(toys.PENDULUM_PARAM_NAMES), ("J",))
 TRIDRIVE = KernelSet(KID_TRIDRIVE, "toy_tridrive", 2, 3, 2, 0, len(toys.TRIDRIVE_PARAM_NAMES))
+#: 3-RRR of paper 002: coordinates the platform point p (2,); drives and friction joints the three
+#: actuated joints (passive joints frictionless): D_m = D_ups = J_a (3, 2), ups_d = J_a p_dot.
+THREE_RRR = KernelSet(KID_THREE_RRR, "three_rrr", 2, K3.N_DRIVES, K3.N_DRIVES, 0, K3.N_PARAMS)
 
 
 @rt_njit(inline="always")
@@ -73,6 +78,15 @@ def robot_terms(kid, q, qd, qdd, prm, R, D_m, D_ups, ups_d, Y_I):  # pragma: no 
         return toys.pendulum_terms(q, qd, qdd, prm, R, D_m, D_ups, ups_d, Y_I)
     if kid == KID_TRIDRIVE:
         return toys.tridrive_terms(q, qd, qdd, prm, R, D_m, D_ups, ups_d, Y_I)
+    if kid == KID_THREE_RRR:
+        # Q_I = -(M_s pdd + C_s pd) (horizontal: no gravity); the drives are the friction joints
+        s = K3.inverse_dynamics(q, qd, qdd, prm, R, D_ups, ups_d)
+        for i in range(R.shape[0]):
+            R[i] = -R[i]
+        for d in range(D_ups.shape[0]):
+            for i in range(D_ups.shape[1]):
+                D_m[d, i] = D_ups[d, i]
+        return s
     return -1
 
 
@@ -85,6 +99,8 @@ def robot_dynamics(kid, q, qd, prm, M, h):  # pragma: no cover - compiled
         return toys.pendulum_dynamics(q, qd, prm, M, h)
     if kid == KID_TRIDRIVE:
         return toys.tridrive_dynamics(q, qd, prm, M, h)
+    if kid == KID_THREE_RRR:
+        return K3.mass_bias(q, qd, prm, M, h)
     return -1
 
 
@@ -93,6 +109,8 @@ def robot_state_terms(kid, q, qd, prm, M, h, D_ups, ups_d):  # pragma: no cover 
     """Mass matrix, bias forces and the friction joints' Jacobian and velocities at one state."""
     if kid == KID_FIVE_BAR:
         return K5.dynamics_terms(q, qd, prm, M, h, D_ups, ups_d)
+    if kid == KID_THREE_RRR:
+        return K3.dynamics_terms(q, qd, prm, M, h, D_ups, ups_d)
     if kid == KID_PENDULUM:
         toys.pendulum_dynamics(q, qd, prm, M, h)
     elif kid == KID_TRIDRIVE:

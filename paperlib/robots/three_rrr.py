@@ -139,6 +139,13 @@ class ThreeRRR:
         """One kernel parameter by name (SI)."""
         return float(self.params[K.PARAM_NAMES.index(name)])
 
+    @property
+    def kernels(self):
+        """The kernel set the generic plant and controller call (:mod:`paperlib.robots.kernel_sets`)."""
+        from paperlib.robots.kernel_sets import THREE_RRR
+
+        return THREE_RRR
+
     # -- descriptive values ---------------------------------------------------------------------
     @property
     def base_joints(self) -> np.ndarray:

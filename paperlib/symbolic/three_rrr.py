@@ -222,6 +222,14 @@ class ThreeRRRModel:
                 vector_outputs={"F", "qd_a"}, **common,
             ),
             KernelSpec(
+                name="mass_bias",
+                doc=("M_s (2, 2) [kg] and Cpd = C_s pd (2,) [N] only (the kernel set's ``robot_dynamics``:\n    "
+                     "M_s pdd + C_s pd = Q, no gravity in the horizontal plane).\n    " + status),
+                inputs=[p_in, pd_in, prm_in], preamble=pre,
+                outputs=[("M", self.M), ("Cpd", self.Cpd)],
+                symmetric_outputs={"M"}, vector_outputs={"Cpd"}, **common,
+            ),
+            KernelSpec(
                 name="dynamics_terms",
                 doc=("Forward-dynamics terms: M_s (2, 2) [kg], Cpd = C_s pd (2,) [N], J_a (3, 2) [rad/m],\n    "
                      "qd_a = J_a pd (3,) [rad/s]; M_s pdd = J_a^T (tau - tau_F) - C_s pd.\n    " + status),

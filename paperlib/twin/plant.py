@@ -16,6 +16,13 @@ compiled phases around the caller's sensing, control and logging:
 
 :class:`TwinPlant` runs the same three phases, with the twin's drives and IMUs, behind the
 ``step(torque_Nm, dt)`` interface the emulated EtherCAT drive calls.
+
+Drives whose map changes with the configuration (a parallel robot's actuated Jacobian, the
+3-RRR twin of :mod:`paperlib.twin.three_rrr`) hold their torques rather than the generalized
+forces: :func:`friction_torques` (the friction part of :func:`plant_forces`), then
+:func:`plant_rk4_mapped`, which maps the held joint torques by the Jacobian of every RK4 stage
+(the same RK4 as :func:`plant_rk4`). Holding ``Q`` of the step's start instead would make the
+drives' work over a step ``Q . dq`` rather than the ``tau . d psi`` a held torque does.
 """
 
 from __future__ import annotations
@@ -47,6 +54,20 @@ def accel(kid, q, qd, Qa, prm, M, h, out, work):  # pragma: no cover - compiled
 
 
 @rt_njit(inline="always")
+def friction_torques(scale, z, Tj, fric, dt, psid, psid0, F):  # pragma: no cover - compiled
+    """LuGre torques of the friction joints at the cycle's start, bristles advanced exactly over ``dt``.
+
+    ``psid`` (n_ups,) [rad/s] are the joints' rates, ``Tj`` (n_ups,) their temperatures [degC]:
+    writes ``F`` (n_ups,) [N m, resisting, times ``scale``], updates the bristles ``z`` and keeps
+    the rates in ``psid0`` (for the heat of :func:`plant_heat`).
+    """
+    for j in range(z.shape[0]):
+        psid0[j] = psid[j]
+        f, z[j] = fr.lugre_step(psid[j], z[j], fric[j], Tj[j], dt)
+        F[j] = scale * f
+
+
+@rt_njit(inline="always")
 def plant_forces(Qm, scale, z, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj, F, QF, Qa):  # pragma: no cover
     """Friction at the cycle's start (bristles advanced over ``dt``) and the held forces.
 
@@ -54,11 +75,8 @@ def plant_forces(Qm, scale, z, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj,
     (n_ups,) [N m, resisting], ``Q_F`` (n,) and ``Q = Q_m + Q_F`` (n,).
     """
     th.joint_temperatures(therm_x, T_amb, Tj)
+    friction_torques(scale, z, Tj, fric, dt, psid, psid0, F)
     n_ups = z.shape[0]
-    for j in range(n_ups):
-        psid0[j] = psid[j]
-        f, z[j] = fr.lugre_step(psid[j], z[j], fric[j], Tj[j], dt)
-        F[j] = scale * f
     for i in range(Qm.shape[0]):
         acc = 0.0
         for j in range(n_ups):
@@ -74,23 +92,79 @@ def plant_rk4(kid, q, qd, Qa, k1v, prm, dt, M, h, work, dq):  # pragma: no cover
     Updates ``q``, ``qd`` in place and writes the displacement ``dq`` (n,) (so the work of the
     held forces is exactly ``Q . dq``). ``work`` is (8 + n, n) scratch. Returns the kernel status.
     """
+    # (the mapped-torque arguments of _rk4 are unused here: placeholders of their types)
+    return _rk4(kid, False, q, qd, Qa, k1v, prm, dt, M, h, M, h, h, work, dq)
+
+
+@rt_njit(inline="always")
+def mapped_accel_from(M, h, D, tau, Q, out, work):  # pragma: no cover - compiled
+    """out = M^-1 (Q - h) with ``Q = D^T tau`` (n,): torques ``tau`` (n_ups,) acting at the friction joints.
+
+    ``D`` (n_ups, n) is the friction joints' Jacobian at the state ``M`` and ``h`` belong to.
+    """
+    for i in range(Q.shape[0]):
+        acc = 0.0
+        for j in range(tau.shape[0]):
+            acc += D[j, i] * tau[j]
+        Q[i] = acc
+    accel_from(M, Q, h, out, work)
+
+
+@rt_njit(inline="always")
+def accel_mapped(kid, q, qd, tau, prm, M, h, D, ups_d, Q, out, work):  # pragma: no cover - compiled
+    """qdd = M^-1 (D(q)^T tau - h) (the kernel set's ``robot_state_terms``); returns the kernel status."""
+    s = robot_state_terms(kid, q, qd, prm, M, h, D, ups_d)
+    if s != 0:
+        return s
+    mapped_accel_from(M, h, D, tau, Q, out, work)
+    return 0
+
+
+@rt_njit(inline="always")
+def plant_rk4_mapped(kid, q, qd, tau, k1v, prm, dt, M, h, D, ups_d, Q, work, dq):  # pragma: no cover - compiled
+    """One RK4 step with joint torques ``tau`` (n_ups,) held at the friction joints; ``k1v`` at the start.
+
+    The variant of :func:`plant_rk4` for drives whose map changes with the configuration (a
+    parallel robot's actuated Jacobian): the torques, not the generalized forces, are held, and
+    every stage maps them by the Jacobian at its own state, ``Q = D(q)^T tau`` (the work of the
+    held torques over the step is ``tau . d psi``, psi the friction joints' angles). Updates ``q``,
+    ``qd`` in place, writes the displacement ``dq`` (n,); ``D``, ``ups_d``, ``Q`` are left at the
+    last stage's values. ``work`` is (8 + n, n) scratch. Returns the kernel status.
+    """
+    return _rk4(kid, True, q, qd, tau, k1v, prm, dt, M, h, D, ups_d, Q, work, dq)
+
+
+@rt_njit(inline="always")
+def _stage_accel(kid, mapped, q, qd, held, prm, M, h, D, ups_d, Q, out, lin):  # pragma: no cover - compiled
+    """Acceleration at an RK4 stage: held generalized forces, or (``mapped``) held friction-joint torques."""
+    if mapped:
+        return accel_mapped(kid, q, qd, held, prm, M, h, D, ups_d, Q, out, lin)
+    return accel(kid, q, qd, held, prm, M, h, out, lin)
+
+
+@rt_njit(inline="always")
+def _rk4(kid, mapped, q, qd, held, k1v, prm, dt, M, h, D, ups_d, Q, work, dq):  # pragma: no cover - compiled
+    """The RK4 step of :func:`plant_rk4` (``mapped`` False) and :func:`plant_rk4_mapped` (True).
+
+    ``mapped`` is a constant at every call: after inlining, the compiler drops the other branch.
+    """
     n = q.shape[0]
     k2v, k3v, k4v, qs, vs, k2q, k3q = work[0], work[1], work[2], work[3], work[4], work[5], work[6]
     lin = work[8:8 + n]
     for i in range(n):
         qs[i] = q[i] + 0.5 * dt * qd[i]
         vs[i] = qd[i] + 0.5 * dt * k1v[i]
-    s = accel(kid, qs, vs, Qa, prm, M, h, k2v, lin)
+    s = _stage_accel(kid, mapped, qs, vs, held, prm, M, h, D, ups_d, Q, k2v, lin)
     for i in range(n):
         k2q[i] = vs[i]
         qs[i] = q[i] + 0.5 * dt * k2q[i]
         vs[i] = qd[i] + 0.5 * dt * k2v[i]
-    s |= accel(kid, qs, vs, Qa, prm, M, h, k3v, lin)
+    s |= _stage_accel(kid, mapped, qs, vs, held, prm, M, h, D, ups_d, Q, k3v, lin)
     for i in range(n):
         k3q[i] = vs[i]
         qs[i] = q[i] + dt * k3q[i]
         vs[i] = qd[i] + dt * k3v[i]
-    s |= accel(kid, qs, vs, Qa, prm, M, h, k4v, lin)
+    s |= _stage_accel(kid, mapped, qs, vs, held, prm, M, h, D, ups_d, Q, k4v, lin)
     if s != 0:
         return s
     for i in range(n):

@@ -2,13 +2,18 @@
 
 What the simulated rig is (values in ``data/twin/three_rrr_twin.toml``, all assumed):
 
-* **Plant**: the generated 3-RRR dynamics (:mod:`paperlib.kernels.three_rrr`) with the
-  platform point as state, ``M_s p_dd = J_a^T (gamma tau - F) - C_s p_dot``, integrated by RK4
-  at ``plant_substeps`` x the control rate. Inertia = the a priori model's.
+* **Plant**: the generic plant layer (:mod:`paperlib.twin.plant`) over the robot's kernel set
+  (``THREE_RRR`` of :mod:`paperlib.robots.kernel_sets`, the generated
+  :mod:`paperlib.kernels.three_rrr`) with the platform point as state,
+  ``M_s p_dd = J_a^T (gamma tau - F) - C_s p_dot``, integrated by RK4 at ``plant_substeps`` x
+  the control rate. The net drive torques ``gamma tau - F`` are held over each RK4 step and
+  mapped by the actuated Jacobian of every stage (:func:`~paperlib.twin.plant.plant_rk4_mapped`).
+  Inertia = the a priori model's.
 * **Friction** on the three drives: the LuGre law of :mod:`paperlib.friction.lugre` (bristle
   state per drive, Stribeck exponent != 2, shear-thinning viscous term): not of the Kostic
-  form the identification fits. Held over each RK4 sub-step; the bristle state advances by
-  the law's exact frozen-velocity update. Passive joints are frictionless.
+  form the identification fits. Evaluated at each RK4 step's start with the bristles advanced
+  by the law's exact frozen-velocity update (:func:`~paperlib.twin.plant.friction_torques`),
+  at the twin's constant temperature. Passive joints are frictionless.
 * **Drives**: apply ``drive_gain`` x the commanded torque, report the commanded torque,
   quantized to ``torque_quantum_Nm`` and clipped at ``torque_limit_Nm`` (joint side). The
   identification's ``k_f`` is therefore ``1 / drive_gain`` (reported = k_f (E + F)).
@@ -17,8 +22,8 @@ What the simulated rig is (values in ``data/twin/three_rrr_twin.toml``, all assu
   position loops), velocity by a filtered backward difference of the encoder, plus an
   optional feed-forward torque computed from the reference (the compensation of the paper).
 
-Shared with the 5R twin: the friction laws (:mod:`paperlib.friction.lugre`). Specific to this
-rig: the platform-point plant, the redundant drives and the joint PD loops.
+Shared with the 5R twin: the plant layer and the friction laws. Specific to this rig (this
+module's drive loop): the redundant drives' command path and the joint PD loops.
 """
 
 from __future__ import annotations
@@ -34,10 +39,11 @@ import numba as nb
 import numpy as np
 import xarray as xr
 
-from paperlib.kernels import three_rrr as K
-from paperlib.robots.three_rrr import ThreeRRR
 from paperlib.friction import lugre as fr
-from paperlib.twin.plant import solve2
+from paperlib.kernels import three_rrr as K
+from paperlib.robots.kernel_sets import robot_state_terms
+from paperlib.robots.three_rrr import ThreeRRR
+from paperlib.twin.plant import friction_torques, mapped_accel_from, plant_rk4_mapped
 
 DEFAULT_TWIN_TOML = Path(__file__).resolve().parents[2] / "data" / "twin" / "three_rrr_twin.toml"
 
@@ -154,54 +160,40 @@ class ThreeRRRTwin:
 
 
 @nb.njit(cache=True)
-def _accel(p, pd, tau_net, prm, M, Cpd, J, qd, out):  # pragma: no cover - compiled
-    s = K.dynamics_terms(p, pd, prm, M, Cpd, J, qd)
-    if s != 0:
-        return s
-    b0 = -Cpd[0]
-    b1 = -Cpd[1]
-    for i in range(3):
-        b0 += J[i, 0] * tau_net[i]
-        b1 += J[i, 1] * tau_net[i]
-    solve2(M, b0, b1, out)
-    return 0
-
-
-@nb.njit(cache=True)
 def _run(p0, pd0, th_ref, thd_ref, tau_ff, kp, kd, gain, quantum, limit, rad_per_count, vel_alpha,
-         fric, T, prm, dt, substeps, q_out, tau_out, p_out, pd_out, qd_true_out):  # pragma: no cover - compiled
+         fric, T, kid, prm, dt, substeps, q_out, tau_out, p_out, pd_out, qd_true_out):  # pragma: no cover - compiled
+    """The closed loop: per control period the drive loop (encoders, PD, torque quantum and limit,
+    drive gain), then ``substeps`` plant steps of the plant layer (friction at each step's start,
+    joint torques held, RK4 with the actuated Jacobian of each stage). Returns (samples done, status)."""
     n = th_ref.shape[0]
+    n_drv = fric.shape[0]
     p = p0.copy()
     pd = pd0.copy()
-    z = np.zeros(3)
+    z = np.zeros(n_drv)
+    Tj = np.full(n_drv, T)
     M = np.empty((2, 2))
-    Cpd = np.empty(2)
-    J = np.empty((3, 2))
-    qd = np.empty(3)
-    chi = np.empty(K.N_CHI)
-    tau_net = np.empty(3)
-    tau = np.zeros(3)
-    F = np.zeros(3)
-    z_new = np.zeros(3)
-    k1p = np.empty(2)
+    hb = np.empty(2)
+    D = np.empty((n_drv, 2))
+    qd = np.empty(n_drv)
+    qd0 = np.empty(n_drv)
+    F = np.empty(n_drv)
+    tau_net = np.empty(n_drv)
+    Q = np.empty(2)
     k1v = np.empty(2)
-    k2p = np.empty(2)
-    k2v = np.empty(2)
-    k3p = np.empty(2)
-    k3v = np.empty(2)
-    k4p = np.empty(2)
-    k4v = np.empty(2)
-    pt = np.empty(2)
-    vt = np.empty(2)
+    work = np.empty((10, 2))
+    dp = np.empty(2)
+    chi = np.empty(K.N_CHI)
+    tau = np.zeros(n_drv)
     th_prev = th_ref[0].copy()
     th_meas_prev = th_ref[0].copy()
-    v_est = np.zeros(3)
+    v_est = np.zeros(n_drv)
     h = dt / substeps
     for k in range(n):
+        # the drive loop of the control period (not physics: sensing, control, the drives' command path)
         s = K.positions(p, prm, chi)
         if s != 0:
             return k, s
-        for i in range(3):
+        for i in range(n_drv):
             raw = chi[i]
             d = raw - th_prev[i]
             d = (d + math.pi) % (2.0 * math.pi) - math.pi
@@ -226,47 +218,21 @@ def _run(p0, pd0, th_ref, thd_ref, tau_ff, kp, kd, gain, quantum, limit, rad_per
         p_out[k, 1] = p[1]
         pd_out[k, 0] = pd[0]
         pd_out[k, 1] = pd[1]
+        # the plant (paperlib.twin.plant): the drives' torques and the friction held over each step
         for sub in range(substeps):
-            s = K.dynamics_terms(p, pd, prm, M, Cpd, J, qd)
+            s = robot_state_terms(kid, p, pd, prm, M, hb, D, qd)
             if s != 0:
                 return k, s
-            for i in range(3):
-                Fi, zi = fr.lugre_step(qd[i], z[i], fric[i], T, h)
-                F[i] = Fi
-                z_new[i] = zi
-                tau_net[i] = gain * tau[i] - Fi
-                if sub == 0:
+            if sub == 0:
+                for i in range(n_drv):
                     qd_true_out[k, i] = qd[i]
-            s = _accel(p, pd, tau_net, prm, M, Cpd, J, qd, k1v)
+            friction_torques(1.0, z, Tj, fric, h, qd, qd0, F)
+            for i in range(n_drv):
+                tau_net[i] = gain * tau[i] - F[i]
+            mapped_accel_from(M, hb, D, tau_net, Q, k1v, work[8:])
+            s = plant_rk4_mapped(kid, p, pd, tau_net, k1v, prm, h, M, hb, D, qd, Q, work, dp)
             if s != 0:
                 return k, s
-            for j in range(2):
-                k1p[j] = pd[j]
-                pt[j] = p[j] + 0.5 * h * k1p[j]
-                vt[j] = pd[j] + 0.5 * h * k1v[j]
-            s = _accel(pt, vt, tau_net, prm, M, Cpd, J, qd, k2v)
-            if s != 0:
-                return k, s
-            for j in range(2):
-                k2p[j] = vt[j]
-                pt[j] = p[j] + 0.5 * h * k2p[j]
-                vt[j] = pd[j] + 0.5 * h * k2v[j]
-            s = _accel(pt, vt, tau_net, prm, M, Cpd, J, qd, k3v)
-            if s != 0:
-                return k, s
-            for j in range(2):
-                k3p[j] = vt[j]
-                pt[j] = p[j] + h * k3p[j]
-                vt[j] = pd[j] + h * k3v[j]
-            s = _accel(pt, vt, tau_net, prm, M, Cpd, J, qd, k4v)
-            if s != 0:
-                return k, s
-            for j in range(2):
-                k4p[j] = vt[j]
-                p[j] += h / 6.0 * (k1p[j] + 2.0 * k2p[j] + 2.0 * k3p[j] + k4p[j])
-                pd[j] += h / 6.0 * (k1v[j] + 2.0 * k2v[j] + 2.0 * k3v[j] + k4v[j])
-            for i in range(3):
-                z[i] = z_new[i]
     return n, 0
 
 
@@ -319,7 +285,7 @@ def simulate(robot: ThreeRRR, twin: ThreeRRRTwin, ref: Mapping[str, np.ndarray],
     k, status = _run(np.ascontiguousarray(p[0]), np.ascontiguousarray(pd[0]), np.ascontiguousarray(th_ref),
                      np.ascontiguousarray(thd_ref), ff, twin.kp, twin.kd, twin.drive_gain, twin.torque_quantum_Nm,
                      twin.torque_limit_Nm, 2 * np.pi / twin.counts_per_joint_rev, alpha, twin.friction_rows,
-                     twin.temperature_degC, robot.params, dt, twin.plant_substeps, q, tau, p_out, pd_out, qd_true)
+                     twin.temperature_degC, robot.kernels.kid, robot.params, dt, twin.plant_substeps, q, tau, p_out, pd_out, qd_true)
     if status:
         raise ValueError(f"simulate: the platform left the workspace at t = {t[min(k, n - 1)]:.3f} s (status {status})")
     return {"t": t, "q": q, "tau_m": tau, "q_sp": th_ref, "qd_sp": thd_ref, "p_true": p_out, "pd_true": pd_out,
