@@ -114,9 +114,18 @@ def apply_storage(ds: xr.Dataset, plan: Mapping[str, Any] | None) -> xr.Dataset:
     xarray.Dataset
         What to write; a reduced copy says so in its ``reduced`` attribute (what was kept, dropped,
         stored in float32 or as integer counts, and how to get the whole log).
+
+    Raises
+    ------
+    ValueError
+        A plan that reduces, given a recording whose ``source`` is not ``twin`` (a measured
+        recording cannot be made again: it is always stored whole).
     """
     if not plan or (plan.get("keep") is None and not plan.get("float32") and not plan.get("resolution")):
         return ds
+    if ds.attrs.get("source") != "twin":
+        raise ValueError(f"apply_storage: only twin recordings are reduced; this one has source = "
+                         f"{ds.attrs.get('source')!r} and is stored whole")
     from paperlib.recordings import reduce_recording
 
     return reduce_recording(ds, keep=plan.get("keep"), float32=plan.get("float32", ()),

@@ -5,14 +5,10 @@
 from pathlib import Path
 
 from paperlib.experiments.industrial import thermal as _TH
-from paperlib.recording_storage import check_mode as _th_check_mode
 
 # recording_storage: config/industrial.yaml's thermal_campaign section, a run configuration's
 # industrial.thermal_campaign over it, `--config recording_storage=full` (paperlib reproduce --full-recordings) last
-TH_CFG = {**IND_CFG.get("thermal_campaign", {}), **((_RUN_CFG.get("industrial") or {}).get("thermal_campaign") or {})}
-TH_STORAGE = _th_check_mode(config.get("recording_storage", TH_CFG.get("recording_storage", "analysis")),
-                            "industrial thermal campaign (config/industrial.yaml or --config)")
-TH_FLOAT32 = list(TH_CFG.get("float32_channels") or [])
+TH_STORAGE, TH_FLOAT32 = _TH.storage_settings(_RUN_CFG, config.get("recording_storage"))
 TH_DAYS = ["r1_d1", "r1_d2", "r1_d3", "r1_d4", "r2_d1", "r2_d2", "r2_d3", "r2_d4", "r2_d5_fault"]
 TH_REC = f"{RESULTS}/industrial/recordings"
 TH_FIG = f"{FIGURES}/industrial"

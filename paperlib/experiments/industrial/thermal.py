@@ -33,7 +33,7 @@ from paperlib.twin import campaign as C
 from paperlib.friction.lugre import steady_friction
 
 __all__ = ["TRAIN_DAYS", "HELDOUT_DAY", "STEADY_TOL", "CAMPAIGN_READS", "NOTEBOOK_READS", "campaign_resolutions",
-           "storage", "simulate_campaign", "load_campaign", "campaign_datasets", "provenance_block",
+           "storage_settings", "storage", "simulate_campaign", "load_campaign", "campaign_datasets", "provenance_block",
            "truth_reference", "analyse_campaign", "steady_cycles"]
 
 TRAIN_DAYS = (1, 2, 3)
@@ -63,6 +63,30 @@ def campaign_resolutions(params: C.CampaignParams | None = None) -> dict[str, fl
     """
     params = params or C.load_campaign_params()
     return {"q": float(params.encoder_resolution)}
+
+
+def storage_settings(run_config: Mapping[str, Any] | None = None, override: str | None = None
+                     ) -> tuple[str, list[str]]:
+    """The campaign's ``recording_storage`` and ``float32_channels``, checked.
+
+    From ``config/industrial.yaml``'s ``thermal_campaign`` section, a run configuration's
+    ``industrial: thermal_campaign:`` over it, and ``override`` (``--config recording_storage=...``,
+    which ``paperlib reproduce --full-recordings`` sets) last.
+
+    Raises
+    ------
+    ValueError
+        A ``recording_storage`` other than ``analysis`` or ``full``.
+    """
+    import yaml
+
+    from paperlib.provenance import REPO_ROOT
+
+    cfg = dict((yaml.safe_load((REPO_ROOT / "config" / "industrial.yaml").read_text()) or {}).get("thermal_campaign") or {})
+    cfg.update(((run_config or {}).get("industrial") or {}).get("thermal_campaign") or {})
+    mode = override if override is not None else cfg.get("recording_storage", "analysis")
+    where = "industrial thermal campaign (config/industrial.yaml, a run configuration or --config)"
+    return check_mode(mode, where), [str(v) for v in cfg.get("float32_channels") or []]
 
 
 def storage(mode: str = "analysis", float32: Sequence[str] = (), params: C.CampaignParams | None = None
