@@ -100,8 +100,8 @@ def storage(mode: str = "analysis", float32: Sequence[str] = (), params: C.Campa
         counts (:func:`campaign_resolutions`), those of ``float32`` in single precision; ``full``:
         everything the twin logs, float64.
     float32 : sequence of str
-        Variables to store in single precision (none by default: ``tau_m`` in float32 changes the
-        comparison table's last digits).
+        Variables to store in single precision (none by default: ``tau_m`` in float32 moves
+        results of the notebook in their last digits, ``docs/thermal.md``).
     params : CampaignParams, optional
         Default: ``data/twin/tx40_thermal_campaign.toml``.
 
