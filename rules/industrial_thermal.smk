@@ -4,6 +4,11 @@
 
 from pathlib import Path
 
+from paperlib.experiments.industrial import thermal as _TH
+
+# recording_storage: config/industrial.yaml's thermal_campaign section, a run configuration's
+# industrial.thermal_campaign over it, `--config recording_storage=full` (paperlib reproduce --full-recordings) last
+TH_STORAGE, TH_FLOAT32 = _TH.storage_settings(_RUN_CFG, config.get("recording_storage"))
 TH_DAYS = ["r1_d1", "r1_d2", "r1_d3", "r1_d4", "r2_d1", "r2_d2", "r2_d3", "r2_d4", "r2_d5_fault"]
 TH_REC = f"{RESULTS}/industrial/recordings"
 TH_FIG = f"{FIGURES}/industrial"
@@ -20,17 +25,24 @@ PAPER_TARGETS.setdefault("industrial", []).extend(
 )
 
 
+# Twin recordings (source twin): with recording_storage analysis only what notebook 02 reads, the angles as
+# integer counts (paperlib.experiments.industrial.thermal.storage); full keeps everything in float64.
 rule industrial_thermal_recording:
     input:
-        TH_CODE[:3] + ["data/twin/tx40_thermal_campaign.toml"],
+        TH_CODE[:3] + ["data/twin/tx40_thermal_campaign.toml", "paperlib/recording_storage.py"],
     output:
         f"{TH_REC}/{{thday}}.nc",
     wildcard_constraints:
         thday=r"r\d_d\d(_fault)?",
+    params:
+        storage=TH_STORAGE,
+        float32=" ".join(TH_FLOAT32),
+        plan=lambda wc: _TH.storage(TH_STORAGE, TH_FLOAT32),
     log:
         f"{RESULTS}/industrial/logs/recording_{{thday}}.log",
     shell:
-        "{PY} -m paperlib.experiments.industrial.thermal record --day {wildcards.thday} --output {output} > {log} 2>&1"
+        "{PY} -m paperlib.experiments.industrial.thermal record --day {wildcards.thday} --output {output} "
+        "--storage {params.storage} --float32 {params.float32} > {log} 2>&1"
 
 
 rule industrial_thermal_params:

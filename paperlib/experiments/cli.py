@@ -50,8 +50,9 @@ def add_parser(subparsers: Any) -> None:
                    help="where the mems paper's recordings come from (default: its config)")
     p.add_argument("--rig-config", default=None, help="rig configuration TOML (with --source hardware)")
     p.add_argument("--full-recordings", action="store_true",
-                   help="keep every channel of the twin recordings the mems paper makes, in float64 at 4 kHz "
-                        "(about 4x the disk); default: only what its notebooks read (config key recording_storage)")
+                   help="keep every channel of the twin recordings the mems and industrial papers make, in "
+                        "float64 (mems: about 4x the disk); default: only what their notebooks read, quantized "
+                        "channels as integer counts (config key recording_storage)")
     p.add_argument("--forceall", action="store_true", help="rebuild everything, even what is up to date")
     p.add_argument("--quiet", action="store_true", help="less Snakemake output")
     p.set_defaults(func=run)
@@ -111,14 +112,19 @@ def snakemake_command(args: argparse.Namespace) -> list[str]:
     return cmd
 
 
-def _roots(args: argparse.Namespace) -> tuple[str, str]:
-    """Results and figures roots for the options (the run configuration's roots, else results/, figures/)."""
+def _run_config(args: argparse.Namespace) -> dict[str, Any]:
+    """The run configuration ``--config FILE`` (empty without one)."""
     import yaml
 
-    run_cfg: dict[str, Any] = {}
-    if args.config:
-        with Path(args.config).open() as fh:
-            run_cfg = yaml.safe_load(fh) or {}
+    if not args.config:
+        return {}
+    with Path(args.config).open() as fh:
+        return yaml.safe_load(fh) or {}
+
+
+def _roots(args: argparse.Namespace) -> tuple[str, str]:
+    """Results and figures roots for the options (the run configuration's roots, else results/, figures/)."""
+    run_cfg = _run_config(args)
     return (args.results_dir or run_cfg.get("results_root") or "results",
             args.figures_dir or run_cfg.get("figures_root") or "figures")
 
@@ -170,6 +176,14 @@ def run(args: argparse.Namespace) -> int:
         except RigUnavailable as exc:
             print(f"reproduce: {exc}", file=sys.stderr)
             return 2
+        except (ValueError, OSError) as exc:
+            print(f"reproduce: bad configuration: {exc}", file=sys.stderr)
+            return 2
+    if "industrial" in slugs:
+        from paperlib.experiments.industrial.thermal import storage_settings
+
+        try:
+            storage_settings(_run_config(args), "full" if args.full_recordings else None)
         except (ValueError, OSError) as exc:
             print(f"reproduce: bad configuration: {exc}", file=sys.stderr)
             return 2

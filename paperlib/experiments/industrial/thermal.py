@@ -27,12 +27,13 @@ import xarray as xr
 from paperlib.estimation.plateaus import eq4_torque
 from paperlib.estimation.thermal import fit_double_exponential
 from paperlib.estimation.thermal_monitor import analyse_recording, fit_recordings, monitor_recording
+from paperlib.recording_storage import apply_storage, check_mode, storage_plan
 from paperlib.recordings import read_recording, truth as rec_truth, write_recording
 from paperlib.twin import campaign as C
 from paperlib.friction.lugre import steady_friction
 
-__all__ = ["TRAIN_DAYS", "HELDOUT_DAY", "STEADY_TOL", "simulate_campaign", "load_campaign", "campaign_datasets",
-           "provenance_block",
+__all__ = ["TRAIN_DAYS", "HELDOUT_DAY", "STEADY_TOL", "CAMPAIGN_READS", "NOTEBOOK_READS", "campaign_resolutions",
+           "storage_settings", "storage", "simulate_campaign", "load_campaign", "campaign_datasets", "provenance_block",
            "truth_reference", "analyse_campaign", "steady_cycles"]
 
 TRAIN_DAYS = (1, 2, 3)
@@ -43,11 +44,80 @@ STEADY_TOL = 0.05
 """Steady state: friction within 5 % of its hot level."""
 DETECTION_WINDOW_MIN = 10.0
 """The fault counts as detected when alarmed within this time of its onset [min]."""
+CAMPAIGN_READS: tuple[str, ...] = ("q", "tau_m")
+"""Data variables the campaign's analysis reads from a recording, and :func:`load_campaign` requires:
+the encoder angles (velocities, plateaus, the regressor) and the drive torques (plateau friction,
+:func:`analyse_campaign`; cycle-by-cycle base parameters,
+:func:`paperlib.experiments.industrial.thermal_inertial.per_cycle_parameters`)."""
+NOTEBOOK_READS: dict[str, tuple[str, ...]] = {"02_thermal_campaign": CAMPAIGN_READS}
+"""Notebook -> the data variables it reads from the campaign recordings: with
+``recording_storage: analysis`` a campaign recording keeps their union (:func:`storage`)."""
+FULL_RECORDINGS_COMMAND = "paperlib reproduce industrial --full-recordings"
+
+
+def campaign_resolutions(params: C.CampaignParams | None = None) -> dict[str, float]:
+    """Steps the campaign twin quantizes to (variable -> step in its units), for lossless storage.
+
+    ``q``: the encoder resolution of the campaign file [rad] (:func:`paperlib.twin.campaign.simulate_day`
+    rounds the angles to it); the drive torques are not quantized.
+    """
+    params = params or C.load_campaign_params()
+    return {"q": float(params.encoder_resolution)}
+
+
+def storage_settings(run_config: Mapping[str, Any] | None = None, override: str | None = None
+                     ) -> tuple[str, list[str]]:
+    """The campaign's ``recording_storage`` and ``float32_channels``, checked.
+
+    From ``config/industrial.yaml``'s ``thermal_campaign`` section, a run configuration's
+    ``industrial: thermal_campaign:`` over it, and ``override`` (``--config recording_storage=...``,
+    which ``paperlib reproduce --full-recordings`` sets) last.
+
+    Raises
+    ------
+    ValueError
+        A ``recording_storage`` other than ``analysis`` or ``full``.
+    """
+    import yaml
+
+    from paperlib.provenance import REPO_ROOT
+
+    cfg = dict((yaml.safe_load((REPO_ROOT / "config" / "industrial.yaml").read_text()) or {}).get("thermal_campaign") or {})
+    cfg.update(((run_config or {}).get("industrial") or {}).get("thermal_campaign") or {})
+    mode = override if override is not None else cfg.get("recording_storage", "analysis")
+    where = "industrial thermal campaign (config/industrial.yaml, a run configuration or --config)"
+    return check_mode(mode, where), [str(v) for v in cfg.get("float32_channels") or []]
+
+
+def storage(mode: str = "analysis", float32: Sequence[str] = (), params: C.CampaignParams | None = None
+            ) -> dict[str, Any]:
+    """How the pipeline stores a campaign recording (:func:`paperlib.recording_storage.storage_plan`).
+
+    Parameters
+    ----------
+    mode : {"analysis", "full"}
+        ``analysis``: the variables of :data:`NOTEBOOK_READS`, the encoder angles as exact integer
+        counts (:func:`campaign_resolutions`), those of ``float32`` in single precision; ``full``:
+        everything the twin logs, float64.
+    float32 : sequence of str
+        Variables to store in single precision (none by default: ``tau_m`` in float32 moves
+        results of the notebook in their last digits, ``docs/thermal.md``).
+    params : CampaignParams, optional
+        Default: ``data/twin/tx40_thermal_campaign.toml``.
+
+    Raises
+    ------
+    ValueError
+        ``mode`` is not ``analysis`` or ``full``.
+    """
+    return storage_plan(check_mode(mode, "industrial thermal campaign"), NOTEBOOK_READS, float32=float32,
+                        resolution=campaign_resolutions(params), full_command=FULL_RECORDINGS_COMMAND)
 
 
 def simulate_campaign(params: C.CampaignParams | None = None, *, cycles: int | None = None,
                       out_dir: str | Path | None = None, days: Sequence[C.DaySpec] | None = None,
-                      keep: bool = True, progress: bool = False) -> dict[str, xr.Dataset]:
+                      keep: bool = True, progress: bool = False, store: Mapping[str, Any] | None = None
+                      ) -> dict[str, xr.Dataset]:
     """Simulate the campaign; write each day to ``out_dir/<name>.nc`` if given.
 
     Parameters
@@ -63,10 +133,13 @@ def simulate_campaign(params: C.CampaignParams | None = None, *, cycles: int | N
         Return the datasets (False: only write them).
     progress : bool
         tqdm bar over days.
+    store : mapping, optional
+        What to keep of each day (:func:`storage`); default everything, float64.
 
     Returns
     -------
     dict of name -> Dataset
+        As stored.
     """
     params = params or C.load_campaign_params()
     days = list(days or C.campaign_days(params))
@@ -77,7 +150,7 @@ def simulate_campaign(params: C.CampaignParams | None = None, *, cycles: int | N
         it = tqdm(days, desc="campaign", unit="day")
     out = {}
     for spec in it:
-        ds = C.day_recording(C.simulate_day(params, spec, rigid_body=rb, cycles=cycles))
+        ds = apply_storage(C.day_recording(C.simulate_day(params, spec, rigid_body=rb, cycles=cycles)), store)
         if out_dir is not None:
             write_recording(ds, Path(out_dir) / f"{spec.name}.nc")
         if keep:
@@ -87,7 +160,7 @@ def simulate_campaign(params: C.CampaignParams | None = None, *, cycles: int | N
 
 def load_campaign(paths: Sequence[str | Path]) -> dict[str, xr.Dataset]:
     """Read campaign recordings (name = file stem)."""
-    return {Path(p).stem: read_recording(p, require=("q", "tau_m"), analysis="thermal campaign")
+    return {Path(p).stem: read_recording(p, require=CAMPAIGN_READS, analysis="thermal campaign")
             for p in paths}
 
 
@@ -355,13 +428,25 @@ def _main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--output", required=True, help="recording file to write (.nc)")
     r.add_argument("--params", default=None, help="campaign TOML (default data/twin/tx40_thermal_campaign.toml)")
     r.add_argument("--cycles", type=int, default=None, help="cycles per day (default: the TOML's)")
+    r.add_argument("--storage", default="full", metavar="MODE",
+                   help="what to keep: analysis (what the notebooks read, angles as integer counts) or full "
+                        "(everything, float64; default)")
+    r.add_argument("--float32", nargs="*", default=[], metavar="VAR",
+                   help="with --storage analysis: variables to store in single precision")
     args = ap.parse_args(argv)
     params = C.load_campaign_params(args.params)
     days = {d.name: d for d in C.campaign_days(params)}
     if args.day not in days:
         ap.error(f"unknown day {args.day!r}; known: {', '.join(sorted(days))}")
-    ds = simulate_campaign(params, cycles=args.cycles, days=[days[args.day]])[args.day]
+    try:
+        store = storage(args.storage, args.float32, params)
+    except ValueError as exc:
+        ap.error(str(exc))
+    ds = simulate_campaign(params, cycles=args.cycles, days=[days[args.day]], store=store)[args.day]
     write_recording(ds, args.output)
+    size = Path(args.output).stat().st_size / 1e6
+    print(f"recording {args.day}: twin, {float(ds['time'].values[-1]) / 60:.0f} min, seed {ds.attrs.get('seed')} "
+          f"-> {args.output} ({size:.1f} MB, {'reduced: ' + ds.attrs['reduced'] if 'reduced' in ds.attrs else 'whole'})")
     return 0
 
 

@@ -58,6 +58,7 @@ import yaml
 
 from paperlib import provenance
 from paperlib.experiments.mems import sources
+from paperlib.recording_storage import KEEP_MODES, check_mode, storage_plan
 
 __all__ = ["ROOT", "DEFAULT_CONFIG", "NOTEBOOKS", "NOTEBOOK_READS", "KEEP_MODES", "storage", "load_config", "merge",
            "normalise_config", "recording_plan", "notebook_params", "notebook_outputs", "figure_files", "final_targets", "code_inputs", "codegen_inputs",
@@ -102,8 +103,6 @@ NOTEBOOK_READS: dict[str, tuple[str, ...]] = {
 #: What a recording keeps when another one warm-starts from it (:func:`sources.final_estimate`
 #: averages the online estimate over its last seconds).
 WARM_START_READS: tuple[str, ...] = ("pi_hat",)
-#: Values of ``recording_storage``.
-KEEP_MODES = ("analysis", "full")
 
 
 def merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -169,8 +168,7 @@ def normalise_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
     cfg.setdefault("sweep", None)
     cfg.setdefault("recording_storage", "analysis")
     cfg.setdefault("float32_channels", [])
-    if cfg["recording_storage"] not in KEEP_MODES:
-        raise ValueError(f"config: recording_storage must be one of {KEEP_MODES}, not {cfg['recording_storage']!r}")
+    check_mode(cfg["recording_storage"])
     if cfg["source"] not in sources.SOURCES:
         raise ValueError(f"config: source must be one of {sources.SOURCES}, not {cfg['source']!r}")
     if cfg["source"] == "hardware":
@@ -250,25 +248,12 @@ def storage(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
     the twin quantizes ``q`` and ``tau_m`` to (:func:`sources.twin_resolutions`), stored as
     integer counts, bit for bit.
     """
-    if cfg["recording_storage"] == "full":
-        return {"keep": None, "float32": [], "purpose": "full"}
     users = [nb for nb in NOTEBOOKS if name in _notebook_recordings(cfg, nb).values()]
-    undeclared = [nb for nb in users if nb not in NOTEBOOK_READS]
-    if undeclared:  # a notebook that has not said what it reads gets the whole recording
-        return {"keep": None, "float32": [], "purpose": f"full: {', '.join(undeclared)} declares no NOTEBOOK_READS"}
     warm_source = any(spec.get("warm_start") == name for spec in cfg["recordings"].values())
-    keep = {"q"}
-    for nb in users:
-        keep |= set(NOTEBOOK_READS[nb])
-    if warm_source:
-        keep |= set(WARM_START_READS)
-    f32 = set(cfg["float32_channels"]) & keep
-    if warm_source:
-        f32 -= set(WARM_START_READS)
-    purpose = (f"the variables read by {', '.join(users) or 'no notebook'}" + (" and the warm start" if warm_source else "")
-               + "; the whole log: recording_storage: full (paperlib reproduce mems --full-recordings)")
-    resolution = {v: r for v, r in sources.twin_resolutions().items() if v in keep and v not in f32}
-    return {"keep": sorted(keep), "float32": sorted(f32), "resolution": resolution, "purpose": purpose}
+    return storage_plan(cfg["recording_storage"], {nb: NOTEBOOK_READS.get(nb) for nb in users},
+                        also={"the warm start": WARM_START_READS} if warm_source else None,
+                        float32=cfg["float32_channels"], resolution=sources.twin_resolutions(),
+                        full_command="paperlib reproduce mems --full-recordings")
 
 
 def notebook_params(cfg: Mapping[str, Any], plan: Mapping[str, Mapping[str, Any]], nb: str) -> dict[str, Any]:

@@ -308,8 +308,8 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
     progress : bool
         Print the twin's speed.
     store : mapping, optional
-        What to write of a twin recording: ``{"keep": [...] | None, "float32": [...], "purpose": str}``
-        (:func:`paperlib.recordings.reduce_recording`; the pipeline's
+        What to write of a twin recording: ``{"keep": [...] | None, "float32": [...], "resolution": {...},
+        "purpose": str}`` (:func:`paperlib.recording_storage.apply_storage`; the pipeline's
         :func:`paperlib.experiments.mems.pipeline.storage`). The returned dataset is what was
         written. Hardware recordings are always written whole.
 
@@ -320,6 +320,7 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
     SourceError
         The twin is not installed (``paperlib.twin.simulate`` missing), or the hardware run failed.
     """
+    from paperlib.recording_storage import apply_storage
     from paperlib.recordings import read_recording, write_recording
 
     spec = dict(spec)
@@ -335,11 +336,7 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
         except ImportError as exc:
             raise SourceError(f"source 'twin' needs paperlib.twin.simulate, which cannot be imported: {exc}") from exc
         ds = simulate(**simulate_kwargs(spec), progress=progress)
-        if store and (store.get("keep") is not None or store.get("float32")):
-            from paperlib.recordings import reduce_recording
-
-            ds = reduce_recording(ds, keep=store.get("keep"), float32=store.get("float32", ()),
-                                  resolution=store.get("resolution"), purpose=str(store.get("purpose", "")))
+        ds = apply_storage(ds, store)
         if output is not None:
             write_recording(ds, output)
         return ds
