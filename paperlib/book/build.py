@@ -65,6 +65,9 @@ nb_execution_mode = "off"
 nb_output_stderr = "remove"
 nb_merge_streams = False
 myst_enable_extensions = ["dollarmath", "amsmath"]
+# Notebook outputs written as Markdown (tables, $math$) are parsed like the notebooks' own text; the default,
+# CommonMark, shows a table as its pipe source and math as TeX.
+nb_render_markdown_format = "myst"
 myst_heading_anchors = 3
 html_theme = "sphinx_book_theme"
 html_title = "paperlib: robot friction and dynamic-parameter identification"

@@ -64,14 +64,16 @@ def browser():
         b.close()
 
 
-#: The prose of a page (code, outputs and typeset math removed) after MathJax ran: any TeX command or
-#: "$$" left there is math the page failed to typeset (e.g. display math glued into a paragraph).
+#: The text a reader sees (code cells, typeset math, plots and scripts removed; notebook outputs kept) after
+#: MathJax ran: any TeX command or "$$" left there is math the page failed to typeset (e.g. display math glued
+#: into a paragraph), and a "|---|" row (Sphinx's smart quotes make it "|—|") is a Markdown table shown as its
+#: source instead of as a table.
 LEAKED_TEX_JS = r"""() => {
   const root = (document.querySelector("article") || document.body).cloneNode(true);
-  root.querySelectorAll("pre, code, .highlight, .cell_output, .output, mjx-container, iframe, script, style")
+  root.querySelectorAll("pre, code, .highlight, .cell_input, mjx-container, iframe, script, style, svg, canvas")
       .forEach(e => e.remove());
   const text = root.textContent || "";
-  return text.match(/\\(?:boldsymbol|dot|ddot|bar|begin|end|frac|mathbf|tau|pi|qquad|hat|sum)\b|\$\$/g) || [];
+  return text.match(/\\(?:boldsymbol|dot|ddot|bar|begin|end|frac|mathbf|tau|pi|qquad|hat|sum)\b|\$\$|\|\s*:?(?:-{3,}|\u2014+|\u2013{2,}):?\s*\|/g) || [];
 }"""
 
 
@@ -137,7 +139,7 @@ def test_every_page_loads_cleanly_and_sliders_redraw(site_url, browser):
         pg.wait_for_timeout(500)  # MathJax typesetting
         leaked = pg.evaluate(LEAKED_TEX_JS)
         if leaked:
-            problems.append(f"{page}: TeX left untypeset in the text: {leaked[:3]}")
+            problems.append(f"{page}: source shown instead of typeset math or a table: {leaked[:3]}")
         pg.screenshot(path=str(SHOTS / _shot_name(page)), full_page=True)
         problems += events
         ctx.close()
