@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from paperlib.hardware import session
 from paperlib.recordings import read_recording
 
 REPO = Path(__file__).resolve().parents[1]
@@ -140,9 +141,7 @@ def test_selftest_reports_its_deadline_statistics(closed_loop, record_property):
                 "lateness_p99_us", "lateness_p999_us", "lateness_max_us"):
         assert key in s, key
         record_property(key, s[key])
-    assert 0.0 <= s["deadline_met_fraction"] <= 1.0
-    assert s["deadline_misses"] <= s["cycles"]
-    assert s["lateness_median_us"] <= s["lateness_p99_us"] <= s["lateness_p999_us"] <= s["lateness_max_us"]
+    assert s["report_problems"] == []  # counts, fractions and percentiles agree with each other
     ds = read_recording(s["recording"])
     late = ds.lateness.values
     assert late.size == s["cycles"] and np.isfinite(late).all()  # a late cycle is still logged
@@ -442,7 +441,8 @@ rt_priority = 10
     assert r.returncode == 0
     ds = read_recording(out)
     assert ds.attrs["source"] == "twin" and ds.attrs["rig"] == "emulated-hardware"
-    assert ds.sizes["time"] == 6000 and "deadline_misses" in ds.attrs
+    missing = [k for k in session.LOOP_ATTRS if k not in ds.attrs]
+    assert ds.sizes["time"] == 6000 and not missing, missing
 
 
 # --------------------------------------------------------------------------------------------

@@ -6,8 +6,10 @@ consistency, not against thresholds (the measured numbers go into the report ins
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
+import math
 import signal
 import subprocess
 import sys
@@ -95,11 +97,8 @@ def zero_step(m: Measurement, t: float) -> np.ndarray:
 
 
 def _check_consistent(stats: LoopStats, writer: FakeWriter | None = None) -> None:
-    assert stats.cycles + stats.skipped == stats.slots
-    assert stats.lateness_us.shape == (stats.cycles,)
+    assert stats.inconsistencies() == []
     if stats.cycles:
-        assert 0.0 <= stats.lateness_median_us <= stats.lateness_p99_us
-        assert stats.lateness_p99_us <= stats.lateness_p999_us <= stats.lateness_max_us
         assert stats.lateness_max_us == pytest.approx(stats.lateness_us.max())
         assert stats.deadline_misses == int(np.count_nonzero(stats.lateness_us > PERIOD_US))
         assert (stats.stalls == 0) == (stats.deadline_misses == 0) and stats.stalls <= stats.deadline_misses
@@ -455,3 +454,37 @@ def test_loop_with_imu_link_trips_watchdog_when_the_emulator_dies():
     assert np.count_nonzero(qd) > 0  # the gyro signal reached the measurement
     assert rig.closed == 1 and rig.commands[-1].tolist() == [0.0, 0.0]
     _check_consistent(stats, writer)
+
+
+def test_inconsistent_loop_records_are_named():
+    """The consistency check the loop tests rely on fails on records that contradict themselves."""
+    good = LoopStats(rate_hz=1000.0, slots=4, cycles=3, skipped=1, deadline_misses=1, stalls=1,
+                     lateness_median_us=5.0, lateness_p99_us=1200.0, lateness_p999_us=1290.0, lateness_max_us=1300.0,
+                     lateness_us=np.array([5.0, 1300.0, 4.0]))
+    assert good.inconsistencies() == []
+    assert LoopStats(rate_hz=1000.0).inconsistencies() == []  # no cycles: NaN statistics are fine
+    bad = {
+        "slots": dict(slots=5),
+        "misses": dict(deadline_misses=4),
+        "stalls": dict(stalls=0),
+        "shape": dict(lateness_us=np.zeros(2)),
+        "finite": dict(lateness_us=np.array([5.0, np.nan, 4.0])),
+        "negative": dict(lateness_us=np.array([5.0, 1300.0, -1.0])),
+        "order": dict(lateness_p99_us=1295.0),
+        "missing": dict(lateness_max_us=math.nan),
+    }
+    for name, change in bad.items():
+        assert len(dataclasses.replace(good, **change).inconsistencies()) == 1, name
+
+
+def test_inconsistent_session_summaries_are_named():
+    from paperlib.hardware.session import summary_problems
+
+    good = {"cycles": 10, "deadline_misses": 2, "late_commands": 3, "deadline_met_fraction": 0.7,
+            "lateness_median_us": 1.0, "lateness_p99_us": 2.0, "lateness_p999_us": 3.0, "lateness_max_us": 3.0}
+    assert summary_problems(good) == []
+    for change in ({"late_commands": 11}, {"deadline_misses": -1}, {"deadline_met_fraction": 1.2},
+                   {"deadline_met_fraction": None}, {"lateness_p999_us": 1.5}):
+        assert len(summary_problems({**good, **change})) == 1, change
+    assert summary_problems({**good, "cycles": 0, "deadline_misses": 0, "late_commands": 0,
+                             "deadline_met_fraction": None, "lateness_median_us": math.nan}) == []

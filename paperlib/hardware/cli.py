@@ -175,6 +175,9 @@ def cmd_run(args: argparse.Namespace) -> int:
            f"{s['late_commands']} commands after their slot (met {_pct(s['deadline_met_fraction'])}); lateness "
            f"median {s['lateness_median_us']:.1f} us, p99 {s['lateness_p99_us']:.1f} us, p99.9 "
            f"{s['lateness_p999_us']:.1f} us, max {s['lateness_max_us']:.1f} us")
+    if s.get("report_problems"):
+        print("paperlib run: the loop's report contradicts itself (a bug, please report it): "
+              + "; ".join(s["report_problems"]), file=sys.stderr)
     lc = s.get("link_counters", {})
     if lc:
         _print("links: " + ", ".join(f"{k} {v}" for k, v in lc.items() if not isinstance(v, dict)))

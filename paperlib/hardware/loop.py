@@ -87,6 +87,7 @@ __all__ = [
     "Limits",
     "Watchdog",
     "LoopStats",
+    "order_problems",
     "run_loop",
 ]
 
@@ -165,6 +166,21 @@ class Watchdog:
     max_frame_errors: int | None = 20
 
 
+def order_problems(values: dict[str, float], required: bool) -> list[str]:
+    """Problems of a set of ascending statistics (e.g. median, p99, p99.9, max of a lateness [us]).
+
+    ``values`` in the order they must ascend; ``required``: they must be finite (else NaN is allowed,
+    for a run without cycles).
+    """
+    if not required:
+        return []
+    v = list(values.items())
+    bad = [k for k, x in v if not math.isfinite(x)]
+    if bad:
+        return [f"non-finite statistics: {', '.join(bad)}"]
+    return [f"{a} {x:g} > {b} {y:g}" for (a, x), (b, y) in zip(v, v[1:]) if x > y]
+
+
 @dataclass
 class LoopStats:
     """Outcome and timing of one :func:`run_loop` run.
@@ -228,6 +244,31 @@ class LoopStats:
         d = asdict(self)
         d.pop("lateness_us")
         return d
+
+    def inconsistencies(self) -> list[str]:
+        """What this record contradicts in itself; empty when it is consistent.
+
+        Counts that do not add up (executed + skipped slots, misses beyond the executed cycles), a
+        per-cycle lateness array of the wrong length, with non-finite or negative entries, lateness percentiles
+        out of order. None of this depends on how fast the host was: a slow host gives a consistent
+        record with many misses.
+        """
+        out = []
+        if self.cycles + self.skipped != self.slots:
+            out.append(f"cycles {self.cycles} + skipped {self.skipped} != slots {self.slots}")
+        if not 0 <= self.deadline_misses <= self.cycles:
+            out.append(f"misses {self.deadline_misses} outside [0, cycles {self.cycles}]")
+        if not 0 <= self.stalls <= self.deadline_misses or (self.stalls == 0) != (self.deadline_misses == 0):
+            out.append(f"{self.stalls} stalls for {self.deadline_misses} misses")
+        if self.lateness_us.shape != (self.cycles,):
+            out.append(f"per-cycle lateness has shape {self.lateness_us.shape}, not ({self.cycles},)")
+        elif not np.isfinite(self.lateness_us).all():
+            out.append("per-cycle lateness holds non-finite values")
+        elif self.cycles and self.lateness_us.min() < 0:  # a cycle starts at or after its deadline
+            out.append(f"negative per-cycle lateness {self.lateness_us.min():g} us")
+        out += order_problems({"median": self.lateness_median_us, "p99": self.lateness_p99_us,
+                               "p999": self.lateness_p999_us, "max": self.lateness_max_us}, self.cycles > 0)
+        return out
 
     def summary(self) -> str:
         """One line for logs and reports."""

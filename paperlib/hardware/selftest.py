@@ -402,6 +402,7 @@ def _main_keys(res: Any, rig: HardwareRig) -> dict[str, Any]:
         "lateness_median_us": s["lateness_median_us"], "lateness_p99_us": s["lateness_p99_us"],
         "lateness_p999_us": s["lateness_p999_us"], "lateness_max_us": s["lateness_max_us"],
         "command_offset_p99_us": s["command_offset_p99_us"], "command_offset_max_us": s["command_offset_max_us"],
+        "report_problems": s["report_problems"],
         "wkc_errors": lc.get("wkc_errors"), "lost_frames": lc.get("lost_frames"),
         "max_consecutive_wkc_errors": lc.get("max_consecutive_wkc_errors"),
         "stale_replies": lc.get("stale_replies"), "flushed_replies": lc.get("flushed_replies"),

@@ -38,17 +38,22 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
 from paperlib.control import controllers as ctl
 from paperlib.control.step import ST_NONFINITE, ST_SETPOINT_INVALID
 from paperlib.estimation.config import EstimatorConfig
-from paperlib.hardware.loop import Limits, LoopStats, Watchdog, run_loop
+from paperlib.hardware.loop import Limits, LoopStats, Watchdog, order_problems, run_loop
 from paperlib.rig import HasTruth, ImuDelay, Measurement, Rig, RigFault, capabilities
 
-__all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "SAMPLE_RATE_HZ"]
+__all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "summary_problems", "LOOP_ATTRS",
+           "SAMPLE_RATE_HZ"]
+
+#: What a session's recording says about its loop (attributes, besides the estimator's state).
+LOOP_ATTRS = ("loop_cycles", "deadline_misses", "late_commands", "lateness_median_us", "lateness_p99_us",
+              "lateness_p999_us", "lateness_max_us", "stop_reason", "loop_stats", "link_counters", "rig_timings")
 
 def _flagship_rate() -> float:
     from paperlib.robots.five_bar import FiveBar
@@ -478,10 +483,11 @@ def run_session(
         "link_counters": stats.rig_counters, "cleanup_errors": stats.cleanup_errors,
         "timings": dict(getattr(rig, "timings", {})),
     }
+    summary["report_problems"] = stats.inconsistencies() + summary_problems(summary)
     if recording is not None:
         try:
             ds = read_recording(recording)
-            ds.attrs.update({
+            ds.attrs.update({  # every key of LOOP_ATTRS, and the estimator's state
                 "converged_s": float(c.converged_s), "loop_cycles": int(stats.cycles),
                 "estimator_holds": int(step.holds),
                 # the estimator's internal state with its estimate (the paper's warm start), as the twin's
@@ -506,6 +512,22 @@ def run_session(
     return SessionResult(stats=stats, recording=recording, recording_valid=valid, validation_error=err,
                          fault=stats.fault, stop_reason=stats.stop_reason, summary=summary, pi_hat_final=pi_final,
                          param_names=list(c.param_names), converged_s=c.converged_s)
+
+
+def summary_problems(summary: Mapping[str, Any]) -> list[str]:
+    """What a session summary contradicts in itself; empty when it is consistent.
+
+    Counts beyond the executed cycles, a met fraction outside [0, 1], lateness percentiles out of
+    order. How many cycles were late is the host's business and is reported, not checked.
+    """
+    n = summary["cycles"]
+    out = [f"{k} {summary[k]} outside [0, cycles {n}]" for k in ("deadline_misses", "late_commands")
+           if not 0 <= summary[k] <= n]
+    f = summary["deadline_met_fraction"]
+    if n and (f is None or not 0.0 <= f <= 1.0):
+        out.append(f"met fraction {f} outside [0, 1]")
+    out += order_problems({k: summary[f"lateness_{k}_us"] for k in ("median", "p99", "p999", "max")}, n > 0)
+    return out
 
 
 def _command_deadlines(rig: Rig, stats: LoopStats) -> tuple[int, float, float]:
