@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 import xarray as xr
@@ -78,24 +78,25 @@ def tracking(ident: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     on each Table 5 metric (:func:`paperlib.experiments.rrr.trends.trend_checks`).
     """
     robot, twin = ThreeRRR.default(), ThreeRRRTwin.default()
-    comps = {"kostic": trk.Compensation.from_summary(ident["kostic"]),
-             "coulomb-viscous": trk.Compensation.from_summary(ident["coulomb_viscous"]),
-             "true-friction": trk.true_friction_compensation(twin)}
+    comps = trk.compensations(ident["kostic"], ident["coulomb_viscous"], twin)
     t5 = trk.table5(robot, twin, comps, trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS)
     loc = {name: trk.location_errors(robot, twin, comps.get(name)) for name in trk.CONTROLLERS}
     rows = t5["rows"]
     checks = trends.trend_checks(rows, trk.SPEEDS_M_S)
     summ = trends.summary(checks)
     paper_rows = [r for r in rows if r["controller"] in trk.CONTROLLERS]
+
+    def beats(v: float, m: str) -> bool:
+        return trends.value(rows, v, "kostic", m) < trends.value(rows, v, "coulomb-viscous", m)
+
     trends_paper = {
         "mean_error_grows_with_speed": summ["errors grow with speed"]["mean"],
         "peak_error_grows_with_speed": summ["errors grow with speed"]["peak"],
         "compensation_cuts_mean_error": summ["compensation cuts them"]["mean"],
         "compensation_cuts_peak_error": summ["compensation cuts them"]["peak"],
-        "kostic_beats_cv_at_400": trends.metric(_row(rows, 0.4, "kostic"), "mean") < trends.metric(_row(rows, 0.4, "coulomb-viscous"), "mean"),
-        "kostic_beats_cv_peak_at_400": trends.metric(_row(rows, 0.4, "kostic"), "peak") < trends.metric(_row(rows, 0.4, "coulomb-viscous"), "peak"),
-        "kostic_beats_cv_mean_at": {f"{v * 1e3:.0f}": trends.metric(_row(rows, v, "kostic"), "mean") < trends.metric(_row(rows, v, "coulomb-viscous"), "mean")
-                                    for v in trk.SPEEDS_M_S},
+        "kostic_beats_cv_at_400": beats(0.4, "mean"),
+        "kostic_beats_cv_peak_at_400": beats(0.4, "peak"),
+        "kostic_beats_cv_mean_at": {f"{v * 1e3:.0f}": beats(v, "mean") for v in trk.SPEEDS_M_S},
     }
     start = trk.start_transient(t5["series"])
     results = {"source": "twin", "table5": paper_rows, "table5_true_friction": [r for r in rows if r["controller"] == "true-friction"],
@@ -103,10 +104,6 @@ def tracking(ident: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
                "paper_table5": {f"{k * 1e3:.0f}": v for k, v in trk.PAPER_TABLE5.items()},
                "paper_location_mm": trk.PAPER_LOCATION_MM, "identification_k_f": comps["kostic"].k_f}
     return results, {"series": t5["series"], "comps": comps, "robot": robot, "twin": twin, "location": loc}
-
-
-def _row(rows: Sequence[Mapping[str, Any]], speed: float, controller: str) -> Mapping[str, Any]:
-    return next(r for r in rows if abs(r["speed"] - speed) < 1e-9 and r["controller"] == controller)
 
 
 def save_figure(fig: Any, figures_dir: str | Path, stem: str, formats: Iterable[str], used: Iterable[str | Path] = (),

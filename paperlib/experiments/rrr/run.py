@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
+
+import xarray as xr
 
 from paperlib.experiments.rrr import sampling
 from paperlib.recordings import write_recording
@@ -19,16 +21,22 @@ from paperlib.twin.three_rrr import ThreeRRRTwin, simulate, to_recording
 A_MAX_SAMPLING_M_S2 = 7.0
 
 
-def record_sampling(output: str | Path, twin_toml: str | Path | None = None) -> Path:
-    """Simulate the sampling run and write it as a ``source = twin`` recording."""
-    robot = ThreeRRR.default()
-    twin = ThreeRRRTwin.from_toml(twin_toml) if twin_toml else ThreeRRRTwin.default()
+def sampling_recording(robot: ThreeRRR, twin: ThreeRRRTwin, **config: Any) -> xr.Dataset:
+    """The 21-point sampling run on ``twin`` (drive PD loops only) as a ``source = twin`` recording.
+
+    ``config`` entries are added to the recording's run configuration (e.g. ``variant="no-stribeck"``).
+    """
     ref = sampling.sampling_reference(robot, twin.control_rate_hz, a_max=A_MAX_SAMPLING_M_S2)
     run = simulate(robot, twin, ref)
     cfg = {"run": "21-point sampling", "speed_m_s": sampling.SAMPLING_SPEED_M_S, "a_max_m_s2": A_MAX_SAMPLING_M_S2,
-           "dwell_s": sampling.DWELL_S, "points_m": ref["points"].tolist()}
-    ds = to_recording(run, twin, controller="PD (drive loops, no compensation)", config=cfg)
-    return write_recording(ds, output)
+           "dwell_s": sampling.DWELL_S, "points_m": ref["points"].tolist(), **config}
+    return to_recording(run, twin, controller="PD (drive loops, no compensation)", config=cfg)
+
+
+def record_sampling(output: str | Path, twin_toml: str | Path | None = None) -> Path:
+    """Simulate the sampling run and write it as a ``source = twin`` recording."""
+    twin = ThreeRRRTwin.from_toml(twin_toml) if twin_toml else ThreeRRRTwin.default()
+    return write_recording(sampling_recording(ThreeRRR.default(), twin), output)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

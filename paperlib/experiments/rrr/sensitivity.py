@@ -25,13 +25,11 @@ import dataclasses
 from typing import Any, Callable
 
 from paperlib.experiments.rrr import identification as idf
-from paperlib.experiments.rrr import sampling, trends
+from paperlib.experiments.rrr import trends
 from paperlib.experiments.rrr import tracking as trk
+from paperlib.experiments.rrr.run import sampling_recording
 from paperlib.robots.three_rrr import ThreeRRR
-from paperlib.twin.three_rrr import ThreeRRRTwin, simulate, to_recording
-
-#: Acceleration of the sampling run [m/s^2] (as :mod:`paperlib.experiments.rrr.run`).
-A_MAX_SAMPLING_M_S2 = 7.0
+from paperlib.twin.three_rrr import ThreeRRRTwin
 
 
 def _no_stribeck(tw: ThreeRRRTwin) -> ThreeRRRTwin:
@@ -67,16 +65,13 @@ def run_variant(name: str, robot: ThreeRRR | None = None, base: ThreeRRRTwin | N
     robot = robot or ThreeRRR.default()
     desc, make = VARIANTS[name]
     tw = make(base or ThreeRRRTwin.default())
-    ref = sampling.sampling_reference(robot, tw.control_rate_hz, a_max=A_MAX_SAMPLING_M_S2)
-    ds = to_recording(simulate(robot, tw, ref), tw, controller="PD (drive loops, no compensation)",
-                      config={"run": "21-point sampling", "variant": name})
+    ds = sampling_recording(robot, tw, variant=name)
     data = idf.friction_data(ds, robot, name=f"variant {name}")
     truth_fn = lambda v, i: tw.steady_friction(v, i)  # noqa: E731
     fits = {"kostic": idf.identify(data, "kostic", n_starts=n_starts, seed=seed),
             "coulomb-viscous": idf.identify(data, "coulomb-viscous")}
     summ = {k: idf.summary(f, data, {"k_f": tw.k_f}, truth_fn) for k, f in fits.items()}
-    comps = {k: trk.Compensation.from_summary(s) for k, s in summ.items()}
-    comps["true-friction"] = trk.true_friction_compensation(tw)
+    comps = trk.compensations(summ["kostic"], summ["coulomb-viscous"], tw)
     t5 = trk.table5(robot, tw, comps, trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS)
     checks = trends.trend_checks(t5["rows"], trk.SPEEDS_M_S)
     return {"variant": name, "description": desc,

@@ -107,6 +107,12 @@ def true_friction_compensation(twin: ThreeRRRTwin) -> Compensation:
                         lambda v: k_f * np.stack([twin.steady_friction(v[:, i], i) for i in range(3)], 1))
 
 
+def compensations(kostic: Mapping[str, Any], coulomb_viscous: Mapping[str, Any], twin: ThreeRRRTwin) -> dict[str, Compensation]:
+    """The feed-forward models of Table 5: both fits (their ``summary`` dicts) and the twin's true friction."""
+    return {"kostic": Compensation.from_summary(kostic), "coulomb-viscous": Compensation.from_summary(coulomb_viscous),
+            "true-friction": true_friction_compensation(twin)}
+
+
 def stage_masks(ref: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Boolean masks (n,) of the acceleration, uniform and deceleration stages of a path reference.
 
@@ -242,5 +248,5 @@ def friction_along(run: Mapping[str, Any], comp: Compensation, twin: ThreeRRRTwi
 
 
 __all__ = ["SPEEDS_M_S", "A_MAX_M_S2", "PAPER_TABLE5", "PAPER_LOCATION_MM", "PAPER_TEXT", "CONTROLLERS", "TWIN_ONLY_CONTROLLERS",
-           "LABELS", "STAGES", "Compensation", "true_friction_compensation", "stage_masks", "feedforward", "path_reference", "measured_platform", "run_path", "table5", "location_errors",
+           "LABELS", "STAGES", "Compensation", "true_friction_compensation", "compensations", "stage_masks", "feedforward", "path_reference", "measured_platform", "run_path", "table5", "location_errors",
            "friction_along", "reference_joints", "start_transient"]

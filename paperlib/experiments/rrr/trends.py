@@ -31,7 +31,8 @@ def metric(row: Mapping[str, Any], name: str) -> float:
     raise ValueError(f"unknown Table 5 metric {name!r}; choose one of {sorted(METRICS)}")
 
 
-def _value(rows: Sequence[Mapping[str, Any]], speed: float, controller: str, name: str) -> float:
+def value(rows: Sequence[Mapping[str, Any]], speed: float, controller: str, name: str) -> float:
+    """Metric ``name`` of the row of ``controller`` at ``speed`` [m/s]; KeyError if there is none."""
     for r in rows:
         if abs(r["speed"] - speed) < 1e-9 and r["controller"] == controller:
             return metric(r, name)
@@ -63,17 +64,17 @@ def trend_checks(rows: Sequence[Mapping[str, Any]], speeds: Iterable[float],
     out: list[dict[str, Any]] = []
     for m in METRICS:
         for c in ("none",) + compensated:
-            vals = [_value(rows, v, c, m) for v in speeds]
+            vals = [value(rows, v, c, m) for v in speeds]
             out.append({"claim": "errors grow with speed", "metric": m, "controller": c, "values": vals,
                         "compared": " -> ".join(f"{v * 1e3:.0f}" for v in speeds) + " mm/s",
                         "holds": bool(np.all(np.diff(vals) > 0))})
         for c in compensated:
-            pairs = [(_value(rows, v, "none", m), _value(rows, v, c, m)) for v in speeds]
+            pairs = [(value(rows, v, "none", m), value(rows, v, c, m)) for v in speeds]
             out.append({"claim": "compensation cuts them", "metric": m, "controller": c, "values": pairs,
                         "compared": "before vs after, at each speed",
                         "holds": bool(all(a < b for b, a in pairs))})
         high = [v for v in speeds if any(abs(v - h) < 1e-9 for h in HIGH_SPEEDS_M_S)]
-        pairs = [(_value(rows, v, "kostic", m), _value(rows, v, "coulomb-viscous", m)) for v in high]
+        pairs = [(value(rows, v, "kostic", m), value(rows, v, "coulomb-viscous", m)) for v in high]
         out.append({"claim": "Kostic beats Coulomb + viscous at high speed", "metric": m, "controller": "kostic",
                     "values": pairs, "compared": "Kostic vs C+V at " + ", ".join(f"{v * 1e3:.0f}" for v in high) + " mm/s",
                     "holds": bool(pairs) and bool(all(k < c for k, c in pairs))})
@@ -104,4 +105,4 @@ def to_markdown(checks: Sequence[Mapping[str, Any]], labels: Mapping[str, str] |
     return "\n".join(lines)
 
 
-__all__ = ["METRICS", "HIGH_SPEEDS_M_S", "metric", "trend_checks", "summary", "to_markdown"]
+__all__ = ["METRICS", "HIGH_SPEEDS_M_S", "metric", "value", "trend_checks", "summary", "to_markdown"]
