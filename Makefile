@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test reproduce smoke codegen check-codegen bench clean-venv kernel
+.PHONY: test check-results reproduce smoke codegen check-codegen bench clean-venv kernel
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "paperlib needs Python 3.11, found " + sys.version'
@@ -21,10 +21,18 @@ test: $(STAMP)
 	$(PY) -m paperlib.codegen --check
 	$(PY) -m pytest -q
 
+# the checks of a build's results (after make reproduce or make smoke); fails when nothing is built
+check-results: $(STAMP)
+	$(PY) -m pytest -q -m results tests/results
+
 codegen: $(STAMP)
 	$(PY) -m paperlib.codegen
 
-check-codegen: $(STAMP)
+check-# the checks of a build's results (after make reproduce or make smoke); fails when nothing is built
+check-results: $(STAMP)
+	$(PY) -m pytest -q -m results tests/results
+
+codegen: $(STAMP)
 	$(PY) -m paperlib.codegen --check
 
 bench: $(STAMP)

@@ -31,6 +31,7 @@ from paperlib.hardware.imu_link import (
     gyro_lsb_rad_s,
     imu_to_joint_rates,
 )
+from paperlib.provenance import REPO_ROOT
 
 LOOPBACK = "127.0.0.1"
 DEG = math.pi / 180.0
@@ -384,9 +385,8 @@ def test_emulator_subprocess_cli(rx):
 
 
 def test_documented_layout_and_example_match_the_code():
-    from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "imu_packet.md").read_text()
+    doc = (REPO_ROOT / "docs" / "imu_packet.md").read_text()
     block = doc.split("<!-- plim-example-begin -->")[1].split("<!-- plim-example-end -->")[0]
     example = bytes.fromhex(block.replace("`", ""))
     assert HEADER_SIZE == 20 and PACKET_SIZE == 20 + 2 * 16 + 4

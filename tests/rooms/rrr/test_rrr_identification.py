@@ -8,29 +8,9 @@ from scipy.optimize import least_squares
 
 from paperlib.estimation.nls import CoulombViscousLS, FrictionData, KosticNLS
 from paperlib.experiments.rrr import identification as idf
-from paperlib.experiments.rrr import sampling
 from paperlib.friction.base import FrictionLaw
 from paperlib.friction.kostic import KosticLaw
 from paperlib.recordings import RecordingError
-from paperlib.robots.three_rrr import ThreeRRR
-from paperlib.twin.three_rrr import ThreeRRRTwin, simulate, to_recording
-
-
-@pytest.fixture(scope="module")
-def robot() -> ThreeRRR:
-    return ThreeRRR.default()
-
-
-@pytest.fixture(scope="module")
-def twin() -> ThreeRRRTwin:
-    return ThreeRRRTwin.default()
-
-
-@pytest.fixture(scope="module")
-def recording(robot, twin):
-    """The 21-point sampling run of the paper on the twin (PD only, before compensation)."""
-    ref = sampling.sampling_reference(robot, twin.control_rate_hz, a_max=7.0)
-    return to_recording(simulate(robot, twin, ref), twin, controller="PD", config={"run": "sampling"})
 
 
 @pytest.fixture(scope="module")

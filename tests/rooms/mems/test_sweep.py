@@ -23,8 +23,9 @@ from paperlib.experiments.mems import comparison as mems_comparison
 from paperlib.experiments.mems import pipeline as mems_pipeline
 from paperlib.experiments.mems import sweep as mems_sweep
 from paperlib.sweeps import aggregate, config, run
+from paperlib.provenance import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO_ROOT
 PY = sys.executable
 
 

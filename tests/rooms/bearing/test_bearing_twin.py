@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from paperlib.experiments.bearing.runs import BearingProfile, bearing_run, no_load_run
+from paperlib.experiments.bearing.runs import bearing_run, no_load_run
 from paperlib.twin.torque_joint import TorqueJointTwin, trapezoidal_moves, trapezoidal_torque_profile
 from paperlib.twin.wheel_bearing import population
 

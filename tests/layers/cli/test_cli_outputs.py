@@ -8,7 +8,6 @@ message naming the option and the path.
 
 from __future__ import annotations
 
-import argparse
 
 import pytest
 

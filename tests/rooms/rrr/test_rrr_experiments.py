@@ -11,24 +11,7 @@ from paperlib.cli import main as cli_main
 from paperlib.control.ladder import plan_trapezoid, point_sequence, straight_path
 from paperlib.experiments.rrr import comparison, identification as idf, limits, sampling, sensitivity, tracking, trends
 from paperlib.recordings import read_recording, write_recording
-from paperlib.robots.three_rrr import ThreeRRR
-from paperlib.twin.three_rrr import ThreeRRRTwin, simulate, to_recording
-
-
-@pytest.fixture(scope="module")
-def robot() -> ThreeRRR:
-    return ThreeRRR.default()
-
-
-@pytest.fixture(scope="module")
-def twin() -> ThreeRRRTwin:
-    return ThreeRRRTwin.default()
-
-
-@pytest.fixture(scope="module")
-def recording(robot, twin):
-    ref = sampling.sampling_reference(robot, twin.control_rate_hz, a_max=7.0)
-    return to_recording(simulate(robot, twin, ref), twin, controller="PD", config={"run": "sampling"})
+from paperlib.twin.three_rrr import simulate
 
 
 @pytest.fixture(scope="module")

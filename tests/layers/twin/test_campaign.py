@@ -95,7 +95,6 @@ def test_twin_warms_and_fault_raises_friction(short_day):
     jf = P.plateau_friction(d.time, d.q, d.tau, list(range(1, 7)), d.sample_rate_hz, gravity_joints=(2, 3))
     assert all(len(jf[j].time_s) == 3 for j in range(1, 7))
     # the friction at the reference speed equals the twin's noise-free friction (+ the fault)
-    from paperlib.recordings import from_arrays
     ds = C.day_recording(d)
     for j in range(1, 7):
         y_true = truth_reference(ds, j, jf[j].time_s, jf[j].v_ref)

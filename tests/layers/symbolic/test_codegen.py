@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import sympy as sp
@@ -11,6 +10,7 @@ from paperlib import codegen
 from paperlib.estimation.regressor import assemble_row
 from paperlib.friction import TABLE4, FrictionModel
 from paperlib.symbolic.friction import friction_regressor as symbolic_friction_regressor
+from paperlib.provenance import REPO_ROOT
 
 
 def test_generated_kernels_are_fresh():
@@ -90,5 +90,5 @@ def test_numba_cache_is_keyed_on_the_source_even_if_numba_came_first(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    digest = source_digest(Path(__file__).resolve().parents[1] / "paperlib")
+    digest = source_digest(REPO_ROOT / "paperlib")
     assert out.stdout.strip() == str(tmp_path / "paperlib" / "numba" / digest)

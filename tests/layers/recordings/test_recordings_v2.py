@@ -11,8 +11,9 @@ import xarray as xr
 
 from paperlib import recordings as R
 from paperlib import signals
+from paperlib.provenance import REPO_ROOT
 
-V1_FILE = Path(__file__).parent / "data" / "v1_five_bar_pd.nc"
+V1_FILE = REPO_ROOT / "tests" / "data" / "v1_five_bar_pd.nc"
 FS = 1000.0
 
 

@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from paperlib.sweeps import config
+from paperlib.provenance import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO_ROOT
 PY = sys.executable
 SWEEP = ROOT / "config" / "sweeps" / "ci.yaml"
 JOBCOMP_LOG = Path(os.environ.get("SLURM_JOBCOMP_LOG", "/var/log/slurm/jobcomp.log"))

@@ -63,7 +63,6 @@ def test_save_writes_sidecar_and_readable_files(tmp_path: Path) -> None:
 
 def test_builders_render_on_synthetic_results(tmp_path: Path) -> None:
     """Every builder renders (smoke test of the plotting code on small synthetic inputs)."""
-    import xarray as xr
 
     from paperlib.experiments.mems import friction_fits as ff
     from paperlib.experiments.mems import model_order as mo

@@ -16,7 +16,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,8 +29,9 @@ from paperlib.hardware.emulators.devices import (
     InertiaPlant,
     build_chain,
 )
+from paperlib.provenance import REPO_ROOT
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = REPO_ROOT
 
 
 # --------------------------------------------------------------------------------------------

@@ -34,8 +34,9 @@ import pytest
 
 from paperlib.hardware import session
 from paperlib.recordings import read_recording
+from paperlib.provenance import REPO_ROOT
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = REPO_ROOT
 
 
 def _unavailable() -> str | None:
