@@ -21,11 +21,12 @@ Registration -- :mod:`paperlib.experiments.kit.room`
     config=None, book=BookPage())``: ``commands`` are module names exposing
     ``add_parser(subparsers)`` (added to ``paperlib --help``); ``sweep_runner`` a module name
     (``FACTORS``, ``run_seed``, ``headlines``, ``code_inputs``; see :mod:`paperlib.sweeps`);
-    ``bench`` module names exposing ``benchmarks()``; ``figures`` the room's figure modules;
+    ``bench`` module names exposing ``benchmarks()``; ``figures`` the room's figure modules (they live in the room);
     ``config_checks`` callables ``check(run_config: dict, args) -> None`` run by
     ``paperlib reproduce`` before Snakemake (raise ``ValueError``/``OSError`` with a message; a
     :class:`~paperlib.experiments.kit.config.ConfigError` names the key and the file);
     ``config`` the room's :class:`~paperlib.experiments.kit.config.Schema`;
+    ``sources`` the ``--source`` values the room understands (default ``("twin",)``);
     ``book`` a ``BookPage(title=None, intro=None, toc_caption="Notebooks", order=1,
     flat_legacy=False)`` (how the book shows the room; ``order=0`` comes first).
     ``room.slug`` is ``room.paper.slug``.
@@ -34,13 +35,14 @@ Registry -- :mod:`paperlib.experiments.kit.registry`
     ``rooms() -> list[Room]`` every room, ordered by ``paper.seed_file``;
     ``room(slug) -> Room`` (``KeyError`` listing the known slugs); ``slugs() -> list[str]``;
     ``command_modules()``, ``bench_modules()``, ``sweep_runners() -> dict[slug, module]``,
-    ``figure_modules()``; ``ROOMS_PATH_ENV = "PAPERLIB_ROOMS_PATH"``; ``reset()`` forgets the
+    ``figure_modules()``, ``config_checks(slug)`` (resolved callables; a check may be given as
+    ``"module:function"`` and is imported only when it runs), ``resolve(ref)``; ``ROOMS_PATH_ENV = "PAPERLIB_ROOMS_PATH"``; ``reset()`` forgets the
     cached scan (tests).
 
 Configuration -- :mod:`paperlib.experiments.kit.config`
     ``deep_merge(base, over) -> dict`` THE merge rule for run configurations (nested mappings
-    merged key by key, ``over`` wins, inputs not modified); ``Key(type, allowed=None,
-    required=False, schema=None, items=None)`` and ``Schema(keys, open=False)`` declare a room's
+    merged key by key, ``over`` wins, inputs not modified); ``Key(types, allowed=None,
+    required=False, schema=None, items=None, values=None)`` and ``Schema(keys, open=False)`` declare a room's
     ``config/<slug>.yaml``; ``schema.validate(cfg, where)`` raises ``ConfigError`` naming the key
     path and the file; ``load_room_config(slug, run_config=None, path=None) -> dict`` reads
     ``config/<slug>.yaml``, merges the run configuration's ``<slug>:`` section over it
@@ -60,3 +62,11 @@ Notebook parameters -- :mod:`paperlib.experiments.kit.parameters`
     ``check(notebook, params)`` raises ``ParameterError`` (a ``ValueError``) naming every
     parameter the notebook does not declare.
 """
+
+from paperlib.experiments.kit.config import ConfigError, Key, Schema, deep_merge, load_room_config
+from paperlib.experiments.kit.paper import STATUSES, Paper
+from paperlib.experiments.kit.registry import room, rooms, slugs
+from paperlib.experiments.kit.room import BookPage, Room
+
+__all__ = ["Paper", "STATUSES", "Room", "BookPage", "Key", "Schema", "ConfigError", "deep_merge", "load_room_config",
+           "rooms", "room", "slugs"]
