@@ -41,14 +41,14 @@ def test_the_encoder_writes_finite_data_as_json_dumps_sorted_indent_1() -> None:
     """For finite numbers the bytes are those the old writers made (``json.dumps(..., sort_keys, indent=1)``)."""
     rng = np.random.default_rng(3)
     x = rng.normal(size=5)
-    data = {"z": np.float64(x[0]), "a": x, "n": np.int64(7), "flag": np.bool_(True), "nested": {"b": (1, 2.5), 2: "two",
-            10: "ten"}, "path": Path("results/x.json"), "f32": np.float32(0.1)}
-    plain = {"z": float(x[0]), "a": [float(v) for v in x], "n": 7, "flag": True, "nested": {"b": [1, 2.5], 2: "two",
-             10: "ten"}, "path": "results/x.json", "f32": float(np.float32(0.1))}
+    data = {"z": np.float64(x[0]), "a": x, "n": np.int64(7), "flag": np.bool_(True), "nested": {"b": (1, 2.5)},
+            "by_order": {2: "two", 10: "ten"}, "path": Path("results/x.json"), "f32": np.float32(0.1)}
+    plain = {"z": float(x[0]), "a": [float(v) for v in x], "n": 7, "flag": True, "nested": {"b": [1, 2.5]},
+             "by_order": {2: "two", 10: "ten"}, "path": "results/x.json", "f32": float(np.float32(0.1))}
     assert jsonio.dumps(data) == json.dumps(plain, sort_keys=True, indent=1)
     back = json.loads(jsonio.dumps(data))
     assert back["a"] == [float(v) for v in x]  # floats read back bit for bit
-    assert list(back["nested"]) == ["2", "10", "b"]  # int keys sort as numbers, as json.dumps sorts them
+    assert list(back["by_order"]) == ["2", "10"]  # int keys sort as numbers, as json.dumps sorts them
 
 
 def test_the_encoder_refuses_what_json_cannot_hold() -> None:
@@ -121,7 +121,7 @@ def test_a_valid_configuration_loads_and_the_run_section_is_merged(tmp_path: Pat
     cfg = kconfig.load_room_config("toy", {"toy": {"notebooks": {"01_a": {"n": 5}}}, "other": {"x": 1}}, path=f,
                                    schema=SCHEMA)
     assert cfg == {"source": "twin", "rate_hz": 200, "notebooks": {"01_a": {"n": 5}}}
-    with pytest.raises(kconfig.ConfigError, match=r"notebooks\.01_a\.n.*run configuration"):
+    with pytest.raises(kconfig.ConfigError, match=r"run configuration.*notebooks\.01_a\.n"):
         kconfig.load_room_config("toy", {"toy": {"notebooks": {"01_a": {"n": 0.5}}}}, path=f, schema=SCHEMA)
 
 

@@ -15,6 +15,7 @@ import yaml
 
 from paperlib.experiments.bearing import study
 from paperlib.experiments.kit.config import load_room_config
+from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.provenance import REPO_ROOT
 
 __all__ = ["CONFIG_FILE", "NOTEBOOKS", "load_config", "notebook_outputs", "notebook_params", "targets"]
@@ -64,6 +65,7 @@ def notebook_params(nb: str, cfg: Mapping[str, Any], res: str, fig: str) -> dict
               "output_dir": fig, "results_file": f"{res}/{nb}.json", "formats": list(cfg.get("formats", ["png", "svg"]))})
     if nb == "02_bearing_inspection":
         p["model_file"] = f"{res}/model.json"
+    check_parameters(f"notebooks/bearing/{nb}.ipynb", p)
     return p
 
 

@@ -58,6 +58,7 @@ import yaml
 
 from paperlib import provenance
 from paperlib.experiments.kit.config import deep_merge, load_room_config, read_run_config
+from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.experiments.mems import sources
 from paperlib.recording_storage import KEEP_MODES, check_mode, storage_plan
 
@@ -279,6 +280,7 @@ def notebook_params(cfg: Mapping[str, Any], plan: Mapping[str, Mapping[str, Any]
         "pipeline_source": cfg["source"],
     }
     params.update(s)
+    check_parameters(f"{NOTEBOOK_DIR}/{nb}.ipynb", params)
     return params
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from paperlib.experiments.kit.config import load_room_config
+from paperlib.experiments.kit.parameters import check as check_parameters
 
 __all__ = ["SLUG", "NOTEBOOKS", "load_config", "notebook_params"]
 
@@ -52,4 +53,5 @@ def notebook_params(nb: str, cfg: Mapping[str, Any], res: str, fig: str, recordi
     if nb == "02_tracking":
         p["identification_file"] = f"{res}/01_identification.json"
     p.update((cfg["notebooks"].get(nb) or {}))
+    check_parameters(f"notebooks/{SLUG}/{nb}.ipynb", p)
     return p

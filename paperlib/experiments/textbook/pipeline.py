@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from paperlib.experiments.kit.config import load_room_config
+from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.provenance import REPO_ROOT
 
 __all__ = ["load_config", "notebooks", "notebook_params", "code_inputs", "book_code_inputs", "NOTEBOOK_DIR"]
@@ -52,6 +53,7 @@ def notebook_params(cfg: Mapping[str, Any], nb: str, *, results_dir: str, figure
     spec = cfg["notebooks"].get(nb, {})
     p = {"figures_dir": figures_dir, "views_dir": f"{results_dir}/views", "results_file": f"{results_dir}/{nb}.json"}
     p.update(spec.get("params", {}) or {})
+    check_parameters(f"{NOTEBOOK_DIR}/{nb}.ipynb", p)
     return p
 
 
