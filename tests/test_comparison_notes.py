@@ -19,10 +19,10 @@ from typing import Any, Mapping, Sequence
 import pytest
 
 from paperlib import comparison as C
-from paperlib.experiments import PAPER_SLUGS
+from paperlib.experiments.kit import registry
 from paperlib.provenance import REPO_ROOT
 
-ROOMS = [s for s in PAPER_SLUGS if (REPO_ROOT / "paperlib" / "experiments" / s / "comparison.py").is_file()]
+ROOMS = [s for s in registry.slugs() if (REPO_ROOT / "paperlib" / "experiments" / s / "comparison.py").is_file()]
 
 
 def unexplained(rows: Sequence[Mapping[str, Any]], headlines: Sequence[C.Headline]) -> list[str]:
