@@ -57,6 +57,11 @@ Outputs -- :mod:`paperlib.experiments.kit.jsonio`, :mod:`paperlib.experiments.ki
     provenance) -> list[Path]`` through :func:`paperlib.figures.io.save`; ``Outputs`` the one
     notebook-run context (recordings read from files, figures, results, notes).
 
+Pipeline rules -- :mod:`paperlib.experiments.kit.code_inputs` (the code inputs of a pipeline
+    rule, from the static import closure of the modules or notebook it runs) and
+    :mod:`paperlib.experiments.kit.outputs_guard` (the notebooks' output guard); both from the
+    ``rulekit`` branch.
+
 Notebook parameters -- :mod:`paperlib.experiments.kit.parameters`
     ``declared(notebook) -> dict`` names and literal values of the cell tagged ``parameters``;
     ``check(notebook, params)`` raises ``ParameterError`` (a ``ValueError``) naming every
