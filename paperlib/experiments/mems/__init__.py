@@ -3,7 +3,7 @@ Dynamic Performance in Robotic Applications* (``../shared/papers/000_c6f0077da58
 parallel robot). Sec. 3.2-3.3, Figs. 4-15: the logic the notebooks in ``notebooks/mems/`` call.
 
 One module per experiment; each returns plain numbers or xarray objects (SI units) that the
-figure builders (:mod:`paperlib.figures`) plot and the notebooks write to ``results/``:
+figure builders (``figures``, ``beyond_figures``) plot and the notebooks write to ``results/``:
 
 =====================  ==========================================================  =========
 module                 what                                                        figures
