@@ -1,6 +1,7 @@
 """``paperlib bench``: speed and memory targets, measured, printed as JSON.
 
-Each module listed in :data:`BENCH_MODULES` exposes ``benchmarks() -> dict[str, Callable[[], float]]``;
+Each layer module listed in :data:`BENCH_MODULES`, and each bench module a room declares
+(:func:`paperlib.experiments.kit.registry.bench_modules`), exposes ``benchmarks() -> dict[str, Callable[[], float]]``;
 every callable returns one number (its unit is in the key's name: ``_ns``, ``_us``, ``_per_s``...).
 """
 
@@ -18,15 +19,20 @@ BENCH_MODULES: tuple[str, ...] = (
     "paperlib.control.bench",
     "paperlib.twin.bench",
     "paperlib.estimation.bench",
-    "paperlib.sweeps.bench",
-    "paperlib.experiments.bearing.bench",
-    "paperlib.experiments.industrial.thermal_bench",
 )
 
 
+def bench_modules() -> list[str]:
+    """The layers' bench modules, then the rooms' (room registry order)."""
+    from paperlib.experiments.kit import registry
+
+    return list(BENCH_MODULES) + [m for m in registry.bench_modules() if m not in BENCH_MODULES]
+
+
 def collect(only: list[str] | None = None) -> dict[str, Callable[[], float]]:
+    """Benchmark key -> callable, from every bench module (only the keys ``only`` names, when given)."""
     found: dict[str, Callable[[], float]] = {}
-    for name in BENCH_MODULES:
+    for name in bench_modules():
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:

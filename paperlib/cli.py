@@ -1,7 +1,10 @@
 """The ``paperlib`` command.
 
 Each sub-command lives in the module that owns its logic; that module exposes
-``add_parser(subparsers)`` which registers the sub-command and sets ``func``.
+``add_parser(subparsers)`` which registers the sub-command and sets ``func``. The layers'
+modules are listed in :data:`COMMAND_MODULES`; the rooms' come from the room registry
+(:func:`paperlib.experiments.kit.registry.command_modules`), so a room's commands appear
+without an edit here.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import argparse
 import importlib
 import sys
 
-# (module, what it provides) -- one entry per module that registers sub-commands.
+# (module, what it provides) -- one entry per layer module that registers sub-commands.
 COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.bench",                 # bench
     "paperlib.recordings_cli",        # validate, recordings verify
@@ -20,12 +23,17 @@ COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.experiments.cli",       # reproduce
     "paperlib.book.cli",              # book build / serve
     "paperlib.sweeps.cli",            # sweep
-    "paperlib.experiments.bearing.cli",  # bearing fit | inspect | twin
     "paperlib.data.cli",              # data fetch
     "paperlib.estimation.serial_identification",  # serial identify
-    "paperlib.experiments.rrr.cli",   # rrr identify
     "paperlib.estimation.thermal_cli",  # thermal fit / monitor
 )
+
+
+def command_modules() -> list[str]:
+    """The layers' command modules, then the rooms' (from the room registry, in room order)."""
+    from paperlib.experiments.kit import registry
+
+    return list(COMMAND_MODULES) + [m for m in registry.command_modules() if m not in COMMAND_MODULES]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Reproduce robot friction-identification papers from recordings, a twin or hardware.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in command_modules():
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:

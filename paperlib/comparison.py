@@ -11,8 +11,8 @@ Each row carries the ``source`` of the data the reproduced value comes from (``t
 
 Command line (used by the rules)::
 
-    python -m paperlib.comparison --paper mems --results results/mems/0*.json \
-        --csv results/mems/paper_comparison.csv --md results/mems/paper_comparison.md
+    python -m paperlib.comparison --paper SLUG --results results/SLUG/0*.json \
+        --csv results/SLUG/paper_comparison.csv --md results/SLUG/paper_comparison.md
     python -m paperlib.comparison index --results-root results --md results/paper_comparison.md
 """
 
@@ -307,6 +307,9 @@ def headlines_of(paper: str) -> tuple[list[Headline], str]:
     """The rows and the table title of a paper's room (``paperlib.experiments.<paper>.comparison``)."""
     import importlib
 
+    from paperlib.experiments.kit import registry
+
+    registry.room(paper)  # a registered room (also one found through PAPERLIB_ROOMS_PATH)
     mod = importlib.import_module(f"paperlib.experiments.{paper}.comparison")
     return list(mod.HEADLINES), getattr(mod, "TITLE", f"Reproduced vs published headline numbers ({paper})")
 
@@ -321,8 +324,8 @@ def _counts(rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
 def write_index(results_root: str | Path, md: str | Path) -> str:
     """``results/paper_comparison.md``: one line per paper, its table and its agreement counts.
 
-    Papers whose table has not been built are listed with their status (see
-    :func:`paperlib.experiments.papers`).
+    Every registered room is listed (:func:`paperlib.experiments.papers`, in registry order);
+    papers whose table has not been built are listed with their status.
     """
     from paperlib.experiments import papers
 
@@ -361,7 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     ap = argparse.ArgumentParser(prog="python -m paperlib.comparison",
                                  description="Build a paper's comparison table (CSV + Markdown) from its notebooks' results")
-    ap.add_argument("--paper", default="mems", help="paper slug (its room lists the rows)")
+    ap.add_argument("--paper", required=True, help="paper slug (its room lists the rows)")
     ap.add_argument("--results", nargs="+", required=True, help="notebook results JSON files")
     ap.add_argument("--csv", required=True, help="CSV file to write")
     ap.add_argument("--md", required=True, help="Markdown file to write")

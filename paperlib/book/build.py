@@ -32,9 +32,6 @@ from paperlib.book.collect import SOURCE_LABELS, Room, discover
 
 __all__ = ["build_site", "write_source", "static_notebook", "mathjax_dir", "BookError", "DROP_MIME"]
 
-COURSE_SLUG = "textbook"
-
-
 class BookError(RuntimeError):
     """The site could not be built (the message names the step and the file)."""
 
@@ -143,14 +140,10 @@ def _notebook_title(nb: Path) -> str:
 
 
 def _room_page(room: Room) -> str:
-    course = room.slug == COURSE_SLUG
-    lines = [f"# {room.title if not course else 'The identification course'}", ""]
-    if course:
-        lines += [
-            "Short notebooks on a planar arm, after the textbook notes on dynamic parameter identification "
-            "(Siciliano et al., *Robotics: Modelling, Planning and Control*, Sec. 7.3). Each one runs alone in "
-            "JupyterLab with its defaults and ends with exercises; the slider views below the text work "
-            "in this page without a kernel (every frame is embedded).", ""]
+    page = room.page
+    lines = [f"# {page.title or room.title}", ""]
+    if page.intro:
+        lines += [page.intro, ""]
     else:
         lines += [f"*Room* `{room.slug}` · *status* **{room.status}**", ""]
         if room.builds:
@@ -161,7 +154,7 @@ def _room_page(room: Room) -> str:
         lines += [f"| `{name}` | {_src_label(src)} |" for name, src in room.results.items()]
         lines += [""]
     if room.notebooks:
-        lines += ["```{toctree}", ":maxdepth: 1", ":caption: Notebooks" if not course else ":caption: Lessons", ""]
+        lines += ["```{toctree}", ":maxdepth: 1", f":caption: {page.toc_caption}", ""]
         lines += [f"notebooks/{nb.stem}" for nb in room.notebooks]
         lines += ["```", ""]
     if room.comparison_md:
@@ -196,7 +189,7 @@ def _landing(rooms: Sequence[Room]) -> str:
         "| --- | --- | ---: | ---: | --- |",
     ]
     for r in rooms:
-        title = "The identification course (textbook)" if r.slug == COURSE_SLUG else r.title
+        title = r.page.landing_title or r.page.title or r.title
         counts = {}
         for s in list(r.results.values()) + [s for f in r.figures for s in f.sources]:
             counts[s] = counts.get(s, 0) + 1

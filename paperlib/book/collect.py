@@ -3,8 +3,9 @@
 A *room* is one paper's outputs. Any directory ``results/<slug>/`` or ``figures/<slug>/``
 whose name is a slug (lower-case letters, digits, underscores) and that holds executed
 notebooks, figures, results JSON or a room table (``paper_comparison.csv``) is a room, except
-the pipeline's own folders (:data:`NOT_ROOMS`; ``smoke`` is the CI run's root). The paper's title and status come from
-``paperlib.experiments.<slug>.PAPER`` when that module exists.
+the pipeline's own folders (:data:`NOT_ROOMS`; ``smoke`` is the CI run's root). The paper's title and status, and how the book
+shows the room (:class:`paperlib.experiments.kit.BookPage`), come from the room registry
+(:mod:`paperlib.experiments.kit.registry`) when a room of that slug is registered.
 
 Where the data came from: each results JSON carries a top-level ``source`` (``twin`` |
 ``hardware`` | ``model``); each figure sidecar a ``source`` (and its recordings' sources).
@@ -14,12 +15,13 @@ which results are the digital twin's and which were measured.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from paperlib.experiments.kit.room import BookPage
 
 __all__ = ["Room", "Figure", "discover", "NOT_ROOMS", "SOURCE_LABELS"]
 
@@ -73,6 +75,8 @@ class Room:
         ``results/<slug>/paper_comparison.md``.
     results : dict of str -> str
         Results JSON file name -> its ``source``.
+    page : BookPage
+        How the book shows the room (the room's ``ROOM.book``; defaults for an unregistered one).
     """
 
     slug: str
@@ -84,6 +88,7 @@ class Room:
     comparison_md: Path | None = None
     comparison_csv: Path | None = None
     results: dict[str, str] = field(default_factory=dict)
+    page: BookPage = field(default_factory=BookPage)
 
     @property
     def sources(self) -> set[str]:
@@ -98,17 +103,22 @@ class Room:
         return not (self.notebooks or self.figures or self.comparison_csv or self.results)
 
 
-def paper_info(slug: str) -> dict[str, str]:
-    """``PAPER`` of ``paperlib.experiments.<slug>`` (title, status, builds), or defaults."""
+def _registered(slug: str) -> Any:
+    """The registered room ``slug``, or None."""
+    from paperlib.experiments.kit import registry
+
     try:
-        mod = importlib.import_module(f"paperlib.experiments.{slug}")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith(f"paperlib.experiments.{slug}"):
-            return {"title": slug, "status": "unknown", "builds": ""}
-        raise
-    paper = getattr(mod, "PAPER", None) or {}
-    return {"title": str(paper.get("title", slug)), "status": str(paper.get("status", "unknown")),
-            "builds": str(paper.get("builds", ""))}
+        return registry.room(slug)
+    except KeyError:
+        return None
+
+
+def paper_info(slug: str) -> dict[str, str]:
+    """Title, status and what it builds of the registered room ``slug``, or defaults."""
+    r = _registered(slug)
+    if r is None:
+        return {"title": slug, "status": "unknown", "builds": ""}
+    return {"title": r.paper.title, "status": r.paper.status, "builds": r.paper.builds}
 
 
 def _read_json(path: Path) -> Any:
@@ -169,14 +179,16 @@ def _room(slug: str, res_dir: Path, fig_dir: Path) -> Room:
     nb_dir = res_dir / "notebooks"
     md = res_dir / "paper_comparison.md"
     csv = res_dir / "paper_comparison.csv"
+    reg = _registered(slug)
     return Room(slug=slug, title=info["title"], status=info["status"], builds=info["builds"],
+                page=reg.book if reg is not None else BookPage(),
                 notebooks=sorted(nb_dir.glob("*.ipynb")) if nb_dir.is_dir() else [],
                 figures=_figures(fig_dir), comparison_md=md if md.is_file() else None,
                 comparison_csv=csv if csv.is_file() else None, results=_results(res_dir))
 
 
 def discover(results_dir: str | Path = "results", figures_dir: str | Path = "figures") -> list[Room]:
-    """Every room with outputs under ``results_dir`` / ``figures_dir``, ``textbook`` first.
+    """Every room with outputs under ``results_dir`` / ``figures_dir``, by (``page.order``, slug).
 
     Parameters
     ----------
@@ -190,9 +202,9 @@ def discover(results_dir: str | Path = "results", figures_dir: str | Path = "fig
 
     Notes
     -----
-    The flagship's pipeline once wrote straight into the roots (``results/notebooks/``,
-    ``results/*.json``, ``figures/*.png``); if those exist and there is no ``results/mems/``,
-    they are collected as the room ``mems``.
+    A pipeline once wrote straight into the roots (``results/notebooks/``, ``results/*.json``,
+    ``figures/*.png``); if those exist, they are collected as the registered room whose book page
+    says ``flat_legacy`` (when that room has no folder of its own).
     """
     res, fig = Path(results_dir), Path(figures_dir)
     slugs: set[str] = set()
@@ -200,10 +212,13 @@ def discover(results_dir: str | Path = "results", figures_dir: str | Path = "fig
         if root.is_dir():
             slugs |= {d.name for d in root.iterdir() if d.is_dir() and _SLUG.match(d.name) and d.name not in NOT_ROOMS}
     rooms = [_room(s, res / s, fig / s) for s in sorted(slugs)]
-    if "mems" not in slugs and ((res / "notebooks").is_dir() or (res / "paper_comparison.md").is_file()):
-        legacy = _room("mems", res, fig)
+    from paperlib.experiments.kit import registry
+
+    flat = [r.slug for r in registry.rooms() if r.book.flat_legacy]
+    if flat and flat[0] not in slugs and ((res / "notebooks").is_dir() or (res / "paper_comparison.md").is_file()):
+        legacy = _room(flat[0], res, fig)
         legacy.figures = [f for f in _figures(fig) if f.png.parent == fig]
         rooms.append(legacy)
     rooms = [r for r in rooms if not r.empty]
-    rooms.sort(key=lambda r: (r.slug != "textbook", r.slug))
+    rooms.sort(key=lambda r: (r.page.order, r.slug))
     return rooms

@@ -6,7 +6,8 @@
 
 With no PAPER, every paper is built, then the index ``results/paper_comparison.md``. Each paper
 reads its own ``config/<slug>.yaml``; ``--config FILE`` is a run configuration merged over them
-(``config/smoke.yaml`` is the fast CI run). Snakemake decides what is out of date, so a second
+(``config/smoke.yaml`` is the fast CI run). The papers are the registered rooms
+(:mod:`paperlib.experiments.kit.registry`); each room's configuration checks run before Snakemake. Snakemake decides what is out of date, so a second
 run with nothing changed does nothing. Before running, the Jupyter kernel ``paperlib`` that the
 notebooks are executed with is checked and, if missing, installed into this environment.
 """
@@ -47,15 +48,50 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--results-dir", default=None, type=output_dir, help="results root (default results/; papers write <root>/<slug>/)")
     p.add_argument("--figures-dir", default=None, type=output_dir, help="figures root (default figures/; papers write <root>/<slug>/)")
     p.add_argument("--source", choices=["twin", "hardware", "archive"], default=None,
-                   help="where the mems paper's recordings come from (default: its config)")
+                   help="where the papers' recordings come from (default: each paper's config)"
+                        + _source_rooms())
     p.add_argument("--rig-config", default=None, help="rig configuration TOML (with --source hardware)")
     p.add_argument("--full-recordings", action="store_true",
-                   help="keep every channel of the twin recordings the mems and industrial papers make, in "
-                        "float64 (mems: about 4x the disk); default: only what their notebooks read, quantized "
-                        "channels as integer counts (config key recording_storage)")
+                   help="keep every channel of the twin recordings the papers make, in float64 (several times "
+                        "the disk); default: only what their notebooks read, quantized channels as integer counts "
+                        "(config key recording_storage)")
     p.add_argument("--forceall", action="store_true", help="rebuild everything, even what is up to date")
     p.add_argument("--quiet", action="store_true", help="less Snakemake output")
     p.set_defaults(func=run)
+
+
+def _source_rooms() -> str:
+    """``"; understood by: a (twin, hardware, archive), ..."`` for the rooms that take more than the twin."""
+    from paperlib.experiments.kit import registry
+
+    rooms = [f"{r.slug} ({', '.join(r.sources)})" for r in registry.rooms() if tuple(r.sources) != ("twin",)]
+    return f"; rooms with more than the twin: {', '.join(rooms)}" if rooms else ""
+
+
+def check_rooms(slugs: list[str], args: argparse.Namespace) -> str | None:
+    """Run each room's configuration checks (:attr:`paperlib.experiments.kit.Room.config_checks`).
+
+    Returns
+    -------
+    str or None
+        The message to print when a check refuses (``ValueError`` / ``OSError``: a bad configuration;
+        ``RuntimeError``: e.g. no rig for ``--source hardware``), else None.
+    """
+    from paperlib.experiments.kit import registry
+
+    try:
+        run_cfg = _run_config(args)
+    except (ValueError, OSError) as exc:
+        return f"reproduce: bad configuration: {exc}"
+    for slug in slugs:
+        for check in registry.config_checks(slug):
+            try:
+                check(run_cfg, args)
+            except (ValueError, OSError) as exc:
+                return f"reproduce: bad configuration: {exc}"
+            except RuntimeError as exc:
+                return f"reproduce: {exc}"
+    return None
 
 
 def list_papers() -> str:
@@ -114,12 +150,9 @@ def snakemake_command(args: argparse.Namespace) -> list[str]:
 
 def _run_config(args: argparse.Namespace) -> dict[str, Any]:
     """The run configuration ``--config FILE`` (empty without one)."""
-    import yaml
+    from paperlib.experiments.kit.config import read_run_config
 
-    if not args.config:
-        return {}
-    with Path(args.config).open() as fh:
-        return yaml.safe_load(fh) or {}
+    return read_run_config(args.config)
 
 
 def _roots(args: argparse.Namespace) -> tuple[str, str]:
@@ -148,18 +181,17 @@ def made_outputs(slugs: list[str], results_root: str, figures_root: str) -> dict
 def run(args: argparse.Namespace) -> int:
     """Run the pipeline for the chosen papers; print the figures and tables it made."""
     from paperlib.comparison import write_index
-    from paperlib.experiments import PAPER_SLUGS
-    from paperlib.experiments.mems import pipeline as P
-    from paperlib.experiments.mems.sources import RigUnavailable
+    from paperlib.experiments.kit import registry
 
     if args.list:
         print(list_papers())
         return 0
-    unknown = [p for p in args.papers if p not in PAPER_SLUGS]
+    known = registry.slugs()
+    unknown = [p for p in args.papers if p not in known]
     if unknown:
-        print(f"reproduce: unknown paper(s) {unknown}; known: {', '.join(PAPER_SLUGS)} (see --list)", file=sys.stderr)
+        print(f"reproduce: unknown paper(s) {unknown}; known: {', '.join(known)} (see --list)", file=sys.stderr)
         return 2
-    slugs = list(dict.fromkeys(args.papers)) or list(PAPER_SLUGS)
+    slugs = list(dict.fromkeys(args.papers)) or list(known)
     from paperlib.experiments import papers
 
     planned = [p["slug"] for p in papers() if p["slug"] in slugs and p["status"] == "planned"]
@@ -167,26 +199,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"reproduce: {', '.join(planned)}: planned, nothing to build yet (see --list)", file=sys.stderr)
         return 2
     results_root, figures_root = _roots(args)
-    if "mems" in slugs:
-        try:
-            cfg = P.load_config(args.config, results_root=results_root, figures_root=figures_root)
-            if args.source is not None or args.rig_config is not None:
-                P.normalise_config(P.merge(cfg, {k: v for k, v in (("source", args.source),
-                                                                   ("rig_config", args.rig_config)) if v is not None}))
-        except RigUnavailable as exc:
-            print(f"reproduce: {exc}", file=sys.stderr)
-            return 2
-        except (ValueError, OSError) as exc:
-            print(f"reproduce: bad configuration: {exc}", file=sys.stderr)
-            return 2
-    if "industrial" in slugs:
-        from paperlib.experiments.industrial.thermal import storage_settings
-
-        try:
-            storage_settings(_run_config(args), "full" if args.full_recordings else None)
-        except (ValueError, OSError) as exc:
-            print(f"reproduce: bad configuration: {exc}", file=sys.stderr)
-            return 2
+    refused = check_rooms([s for s in slugs if s not in planned], args)
+    if refused:
+        print(refused, file=sys.stderr)
+        return 2
     if not args.dry_run:
         ensure_kernel()
     cmd = snakemake_command(args)
@@ -205,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
         write_index(ROOT / results_root, ROOT / results_root / "paper_comparison.md")
     built = [s for s in slugs if s not in planned]
     made = made_outputs(built, results_root, figures_root)
-    print(f"\nreproduce: {', '.join(built)} done in {wall:.0f} s (mems source: {args.source or 'from its config'})")
+    print(f"\nreproduce: {', '.join(built)} done in {wall:.0f} s (source: {args.source or 'from each config'})")
     for group in ("figures", "tables", "notebooks", "recordings"):
         files = made[group]
         print(f"{group} ({len(files)}):")

@@ -1,4 +1,5 @@
-"""Figures: holoviews builders (:mod:`paperlib.figures.paper`) and reproducible saving (:mod:`paperlib.figures.io`).
+"""Figures: reproducible saving (:mod:`paperlib.figures.io`) and slider views (:mod:`paperlib.figures.views`); the
+rooms keep their figure builders (``paperlib/experiments/<slug>/``, declared in each room's ``ROOM.figures``).
 
 Static files use holoviews' matplotlib backend; :func:`paperlib.figures.io.save` writes PNG/SVG
 (PDF on request) byte-reproducibly with a provenance sidecar. In JupyterLab the same objects

@@ -13,7 +13,7 @@ and 5-95 % bar, the paper's value beside) and violins (every seed's value).
 
 Command line (the ``sweep_aggregate`` rule)::
 
-    python -m paperlib.sweeps.aggregate config/sweeps/mems.yaml [--results-dir results] [--figures-dir figures]
+    python -m paperlib.sweeps.aggregate config/sweeps/PAPER.yaml [--results-dir results] [--figures-dir figures]
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from paperlib.experiments.kit.jsonio import dumps as _kit_dumps
+
 __all__ = ["GOOD_VERDICTS", "dumps", "distribution", "summarise_runs", "load_runs", "to_csv", "to_markdown",
            "interval_figure", "violin_figure", "main"]
 
@@ -36,19 +38,9 @@ __all__ = ["GOOD_VERDICTS", "dumps", "distribution", "summarise_runs", "load_run
 GOOD_VERDICTS = ("agrees", "same", "satisfied")
 
 
-def _jsonable(obj: Any) -> Any:
-    if isinstance(obj, np.generic):
-        return obj.item()
-    if isinstance(obj, np.ndarray):
-        return obj.tolist()
-    if isinstance(obj, Path):
-        return str(obj)
-    raise TypeError(f"not JSON serializable: {type(obj).__name__}")
-
-
-def dumps(obj: Any) -> str:
-    """JSON text, keys sorted, numpy values as Python numbers (floats round-trip exactly)."""
-    return json.dumps(obj, default=_jsonable, sort_keys=True, indent=1)
+#: JSON text, keys sorted, numpy values as Python numbers (floats round-trip exactly), NaN as null:
+#: the rooms' one encoder (:func:`paperlib.experiments.kit.jsonio.dumps`).
+dumps = _kit_dumps
 
 
 def _number(v: Any) -> float:

@@ -1,9 +1,9 @@
 """``paperlib sweep FILE``: run a sweep through Snakemake, locally (progress bar) or on SLURM.
 
-    paperlib sweep config/sweeps/mems.yaml                       # local, 2 cores
-    paperlib sweep config/sweeps/mems.yaml --cores 4
-    paperlib sweep config/sweeps/mems.yaml --profile config/profiles/slurm [--partition NAME]
-    paperlib sweep config/sweeps/mems.yaml --dry-run
+    paperlib sweep config/sweeps/PAPER.yaml                       # local, 2 cores
+    paperlib sweep config/sweeps/PAPER.yaml --cores 4
+    paperlib sweep config/sweeps/PAPER.yaml --profile config/profiles/slurm [--partition NAME]
+    paperlib sweep config/sweeps/PAPER.yaml --dry-run
 
 Snakemake (``rules/sweep.smk``) runs every missing job and then the aggregation; a sweep that
 was interrupted reruns only the jobs without a result (``--rerun-incomplete`` drops a job that
@@ -33,7 +33,7 @@ def add_parser(subparsers: Any) -> None:
     """Register ``paperlib sweep``."""
     p = subparsers.add_parser("sweep", help="Monte-Carlo sweep of a paper's headline numbers (Snakemake; local or SLURM)",
                               description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("sweep_file", help="sweep file (YAML), e.g. config/sweeps/mems.yaml")
+    p.add_argument("sweep_file", help="sweep file (YAML), e.g. config/sweeps/PAPER.yaml")
     p.add_argument("--cores", type=int, default=2, help="local cores (default 2); with --profile, the profile's setting wins")
     p.add_argument("--profile", default=None,
                    help="Snakemake profile directory, e.g. config/profiles/slurm (default config/profiles/local)")

@@ -2,8 +2,8 @@
 
 A sweep file is YAML::
 
-    name: mems_seeds          # results/<paper>/sweeps/<name>/, figures/<paper>/sweep_<name>_*
-    paper: mems               # slug; its runner is paperlib.sweeps.RUNNERS[paper]
+    name: seeds               # results/<paper>/sweeps/<name>/, figures/<paper>/sweep_<name>_*
+    paper: PAPER              # a room's slug; its runner is the room's sweep_runner (paperlib.sweeps.runners())
     seeds: {start: 1, count: 100}   # or a list of ints, or an int N (= 1..N)
     factors:                  # optional: every combination of the values is run with every seed
       half_life_s: [300.0, 600.0]

@@ -15,10 +15,10 @@ from __future__ import annotations
 import pytest
 
 from paperlib import comparison as C
-from paperlib.experiments import PAPER_SLUGS
+from paperlib.experiments.kit import registry
 from paperlib.provenance import REPO_ROOT
 
-ROOMS = [s for s in PAPER_SLUGS if (REPO_ROOT / "paperlib" / "experiments" / s / "comparison.py").is_file()]
+ROOMS = [s for s in registry.slugs() if (REPO_ROOT / "paperlib" / "experiments" / s / "comparison.py").is_file()]
 
 
 @pytest.mark.parametrize("slug", ROOMS)

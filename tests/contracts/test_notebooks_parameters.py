@@ -10,7 +10,6 @@ injected, but the warning says otherwise). Both are checked here for every noteb
 
 from __future__ import annotations
 
-import ast
 import logging
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import nbformat
 import pytest
 import yaml
 
+from paperlib.experiments.kit import parameters, registry
 from paperlib.provenance import REPO_ROOT
 
 NOTEBOOKS = sorted((REPO_ROOT / "notebooks").glob("*/*.ipynb"))
@@ -28,16 +28,8 @@ def _id(p: Path) -> str:
 
 
 def _cell_names(path: Path) -> dict:
-    """Names and literal values assigned in the notebook's one ``parameters`` cell (by Python's parser)."""
-    nb = nbformat.read(path, as_version=4)
-    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
-    assert len(cells) == 1, f"{_id(path)}: exactly one cell tagged 'parameters', found {len(cells)}"
-    names = {}
-    for node in ast.parse(cells[0].source).body:
-        assert isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name), (
-            f"{_id(path)}: the parameters cell holds single-name assignments only")
-        names[node.targets[0].id] = ast.literal_eval(node.value)
-    return names
+    """Names and literal values assigned in the notebook's one ``parameters`` cell (the kit's check)."""
+    return parameters.declared(path)
 
 
 def _inferred(path: Path, caplog) -> tuple[set, list[str]]:
@@ -51,9 +43,7 @@ def _inferred(path: Path, caplog) -> tuple[set, list[str]]:
 
 def test_every_room_has_notebooks():
     rooms = {p.parent.name for p in NOTEBOOKS}
-    from paperlib.experiments import PAPER_SLUGS
-
-    built = {s for s in PAPER_SLUGS if (REPO_ROOT / "paperlib" / "experiments" / s).is_dir()}
+    built = {r.slug for r in registry.rooms() if r.paper.status != "planned"}
     assert built <= rooms, f"rooms without notebooks: {sorted(built - rooms)}"
 
 
@@ -62,6 +52,12 @@ def test_papermill_parses_the_parameters_cell_without_warning(path: Path, caplog
     inferred, warnings = _inferred(path, caplog)
     assert not warnings, f"{_id(path)}: papermill warned: {warnings}"
     assert inferred == set(_cell_names(path)), f"{_id(path)}: papermill and Python disagree on the parameters"
+
+
+def test_the_kit_refuses_a_parameter_the_notebook_does_not_declare() -> None:
+    nb = REPO_ROOT / "notebooks" / "bearing" / "01_intrinsic_identification.ipynb"
+    with pytest.raises(parameters.ParameterError, match="cutof_hz"):
+        parameters.check(nb, {"cutof_hz": 10.0})
 
 
 def test_a_bad_parameters_cell_is_caught(tmp_path: Path, caplog) -> None:
@@ -93,6 +89,18 @@ def _pipeline_parameters() -> list[tuple[str, dict]]:
                                                          figures_dir="figures/textbook")))
     icfg = yaml.safe_load((REPO_ROOT / "config" / "industrial.yaml").read_text())
     out.append(("industrial/01_tx40_identification", icfg["tx40_identification"]))
+    from paperlib.experiments.rrr import pipeline as R
+
+    rcfg = R.load_config()
+    for nb in R.NOTEBOOKS:
+        out.append((f"rrr/{nb}", R.notebook_params(nb, rcfg, "results/rrr", "figures/rrr",
+                                                   "results/rrr/recordings/sampling_pd.nc")))
+    from paperlib.experiments.mems import pipeline as M
+
+    mcfg = M.load_config()
+    plan = M.recording_plan(mcfg)
+    for nb in M.NOTEBOOKS:
+        out.append((f"mems/{nb}", M.notebook_params(mcfg, plan, nb)))
     return out
 
 

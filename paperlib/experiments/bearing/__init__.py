@@ -22,12 +22,24 @@ Modules
 ``cli``         ``paperlib bearing twin | fit | inspect``
 """
 
-PAPER = {
-    "slug": "bearing",
-    "title": ("Identification of Intrinsic Friction and Torque Ripple for a Robotic Joint with Integrated "
-              "Torque Sensors with Application to Wheel-Bearing Characterization"),
-    "status": "reproduced",
-    "builds": ("no-load basis regression (alpha and ripple orders by blocked CV, periodogram orders), "
-               "Fig. 3 components, bearing inspection vs load cell over 3 trials (Fig. 5), "
-               "pass/fail rates on held-out bearing populations; twin data"),
-}
+from paperlib.experiments.bearing.config_schema import SCHEMA
+from paperlib.experiments.kit import Paper, Room
+
+PAPER = Paper(
+    slug="bearing",
+    title=("Identification of Intrinsic Friction and Torque Ripple for a Robotic Joint with Integrated "
+           "Torque Sensors with Application to Wheel-Bearing Characterization"),
+    seed_file="004_d42d9155ba7ec20d.txt",
+    status="reproduced",
+    builds=("no-load basis regression (alpha and ripple orders by blocked CV, periodogram orders), "
+            "Fig. 3 components, bearing inspection vs load cell over 3 trials (Fig. 5), "
+            "pass/fail rates on held-out bearing populations; twin data"),
+)
+
+ROOM = Room(
+    paper=PAPER,
+    commands=("paperlib.experiments.bearing.cli",),
+    bench=("paperlib.experiments.bearing.bench",),
+    figures=("paperlib.experiments.bearing.figures",),
+    config=SCHEMA,
+)

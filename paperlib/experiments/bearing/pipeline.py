@@ -14,6 +14,8 @@ from typing import Any, Mapping
 import yaml
 
 from paperlib.experiments.bearing import study
+from paperlib.experiments.kit.config import load_room_config
+from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.provenance import REPO_ROOT
 
 __all__ = ["CONFIG_FILE", "NOTEBOOKS", "load_config", "notebook_outputs", "notebook_params", "targets"]
@@ -39,14 +41,14 @@ NOTEBOOKS: dict[str, dict[str, Any]] = {
 
 
 def load_config(run_cfg: Mapping[str, Any] | None = None, path: str | Path = CONFIG_FILE) -> dict[str, Any]:
-    """``config/bearing.yaml`` with ``run_cfg["bearing"]`` merged over it (key by key)."""
-    with open(path) as fh:
-        cfg = {**study.DEFAULTS, **(yaml.safe_load(fh) or {})}
-    cfg.update((run_cfg or {}).get("bearing") or {})
-    unknown = sorted(set(cfg) - set(study.DEFAULTS) - {"formats"})
-    if unknown:
-        raise ValueError(f"bearing configuration: unknown keys {unknown}")
-    return cfg
+    """``config/bearing.yaml`` (over :data:`study.DEFAULTS`) with ``run_cfg["bearing"]`` merged over it.
+
+    The merge is the kit's (:func:`paperlib.experiments.kit.config.deep_merge`); an unknown key or a
+    value of the wrong type raises :class:`~paperlib.experiments.kit.config.ConfigError` (a
+    ``ValueError``) naming the key and the file.
+    """
+    cfg = load_room_config("bearing", run_cfg, path=path)
+    return {**study.DEFAULTS, **cfg}
 
 
 def notebook_outputs(nb: str, res: str, fig: str, formats: list[str]) -> dict[str, Any]:
@@ -63,6 +65,7 @@ def notebook_params(nb: str, cfg: Mapping[str, Any], res: str, fig: str) -> dict
               "output_dir": fig, "results_file": f"{res}/{nb}.json", "formats": list(cfg.get("formats", ["png", "svg"]))})
     if nb == "02_bearing_inspection":
         p["model_file"] = f"{res}/model.json"
+    check_parameters(f"notebooks/bearing/{nb}.ipynb", p)
     return p
 
 

@@ -25,11 +25,24 @@ module                      reproduces                                          
 ==========================  ===================================================================  ========================
 """
 
-PAPER = {
-    "slug": "industrial",
-    "title": "Dynamic and Friction Parameters of an Industrial Robot (6-DOF identification, thermal friction)",
-    "status": "partial",
-    "builds": "identification of a real Staubli TX40 recording (source hardware) validated on held-out motion and "
-              "compared with published TX40 friction; the thermal warm-up campaign on a TX40 twin: Table 1, Figs. 6, "
-              "7, 9-13",
-}
+from paperlib.experiments.kit import Paper, Room
+from paperlib.experiments.industrial.config_schema import SCHEMA
+
+PAPER = Paper(
+    slug="industrial",
+    title="Dynamic and Friction Parameters of an Industrial Robot (6-DOF identification, thermal friction)",
+    seed_file="001_aac6e6d8f1764b7f.txt",
+    status="partial",
+    builds="identification of a real Staubli TX40 recording (source hardware) validated on held-out motion and "
+           "compared with published TX40 friction; the thermal warm-up campaign on a TX40 twin: Table 1, Figs. 6, "
+           "7, 9-13",
+)
+
+ROOM = Room(
+    paper=PAPER,
+    bench=("paperlib.experiments.industrial.thermal_bench",),
+    figures=("paperlib.experiments.industrial.thermal_figures", "paperlib.experiments.industrial.identification"),
+    config_checks=("paperlib.experiments.industrial.thermal:reproduce_check",),
+    config=SCHEMA,
+    sources=("twin", "hardware"),
+)

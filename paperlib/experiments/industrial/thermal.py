@@ -78,15 +78,23 @@ def storage_settings(run_config: Mapping[str, Any] | None = None, override: str 
     ValueError
         A ``recording_storage`` other than ``analysis`` or ``full``.
     """
-    import yaml
+    from paperlib.experiments.kit.config import load_room_config
 
-    from paperlib.provenance import REPO_ROOT
-
-    cfg = dict((yaml.safe_load((REPO_ROOT / "config" / "industrial.yaml").read_text()) or {}).get("thermal_campaign") or {})
-    cfg.update(((run_config or {}).get("industrial") or {}).get("thermal_campaign") or {})
+    cfg = load_room_config("industrial", run_config or {}).get("thermal_campaign") or {}
     mode = override if override is not None else cfg.get("recording_storage", "analysis")
     where = "industrial thermal campaign (config/industrial.yaml, a run configuration or --config)"
     return check_mode(mode, where), [str(v) for v in cfg.get("float32_channels") or []]
+
+
+def reproduce_check(run_config: Mapping[str, Any], args: Any) -> None:
+    """``paperlib reproduce``'s check of the room's configuration (``--config``, ``--full-recordings``).
+
+    Raises
+    ------
+    ValueError
+        A bad ``config/industrial.yaml`` or run configuration section (the message names the key).
+    """
+    storage_settings(dict(run_config), "full" if getattr(args, "full_recordings", False) else None)
 
 
 def storage(mode: str = "analysis", float32: Sequence[str] = (), params: C.CampaignParams | None = None

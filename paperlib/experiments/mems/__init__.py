@@ -3,7 +3,7 @@ Dynamic Performance in Robotic Applications* (``../shared/papers/000_c6f0077da58
 parallel robot). Sec. 3.2-3.3, Figs. 4-15: the logic the notebooks in ``notebooks/mems/`` call.
 
 One module per experiment; each returns plain numbers or xarray objects (SI units) that the
-figure builders (:mod:`paperlib.figures`) plot and the notebooks write to ``results/``:
+figure builders (``figures``, ``beyond_figures``) plot and the notebooks write to ``results/``:
 
 =====================  ==========================================================  =========
 module                 what                                                        figures
@@ -21,9 +21,24 @@ notebook does besides its science), ``pipeline`` (the plan of ``rules/mems.smk``
 ``synthetic`` (idealized recordings for tests -- never the twin).
 """
 
-PAPER = {
-    "slug": "mems",
-    "title": "Real Time MEMS-Based Joint Friction Identification (5R parallel robot, the flagship)",
-    "status": "reproduced",
-    "builds": "Figs. 4-15 and the headline table from twin recordings (or the robot: source hardware)",
-}
+from paperlib.experiments.kit import BookPage, Paper, Room
+from paperlib.experiments.mems.config_schema import SCHEMA
+
+PAPER = Paper(
+    slug="mems",
+    title="Real Time MEMS-Based Joint Friction Identification (5R parallel robot, the flagship)",
+    seed_file="000_c6f0077da58a3d66.txt",
+    status="reproduced",
+    builds="Figs. 4-15 and the headline table from twin recordings (or the robot: source hardware)",
+)
+
+ROOM = Room(
+    paper=PAPER,
+    sweep_runner="paperlib.experiments.mems.sweep",
+    bench=("paperlib.experiments.mems.sweep_bench",),
+    figures=("paperlib.experiments.mems.figures", "paperlib.experiments.mems.beyond_figures"),
+    config_checks=("paperlib.experiments.mems.pipeline:reproduce_check",),
+    config=SCHEMA,
+    book=BookPage(flat_legacy=True),
+    sources=("twin", "hardware", "archive"),
+)

@@ -32,7 +32,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import xarray as xr
 
-from paperlib import __version__, provenance
+from paperlib import provenance
+from paperlib.experiments.kit.outputs import Outputs
 from paperlib.experiments.mems import sources
 
 __all__ = ["NotebookRun", "PIPELINE_RECORDINGS", "matching_recording"]
@@ -68,8 +69,9 @@ def matching_recording(spec: Mapping[str, Any], folder: str | os.PathLike[str] =
     return None
 
 
-class NotebookRun:
-    """Context of one notebook execution (see module docstring).
+class NotebookRun(Outputs):
+    """Context of one notebook execution (see module docstring): the kit's :class:`Outputs` with
+    recordings obtained from a source (archive files, the twin or the robot).
 
     Parameters
     ----------
@@ -99,21 +101,17 @@ class NotebookRun:
                  formats: Sequence[str] = ("png", "svg"), parameters: Mapping[str, Any] | None = None,
                  progress: bool = True, use_pipeline_recordings: bool = True) -> None:
         sources.check_source(source, rig_config)
+        super().__init__(f"notebooks/mems/{name}.ipynb", output_dir=output_dir,
+                         results_file=results_file or Path("results") / "mems" / f"{name}.json", formats=formats,
+                         parameters=parameters)
         self.name = name
         self.source = source
         self.paths = dict(recordings or {})
         self.specs = {k: dict(v) for k, v in (specs or {}).items()}
         self.rig_config = rig_config
-        root = provenance.REPO_ROOT
-        self.output_dir = root / Path(output_dir)  # an absolute path stays as it is
-        self.results_file = root / (Path(results_file) if results_file else Path("results") / "mems" / f"{name}.json")
         self.use_pipeline_recordings = use_pipeline_recordings
-        self.formats = tuple(formats)
-        self.parameters = dict(parameters or {})
         self.progress = progress
         self.recs: dict[str, xr.Dataset] = {}
-        self.notes: list[str] = []
-        self.commit = provenance.git_commit()
         self.captions: list[str] = []
 
     # -- recordings -----------------------------------------------------------------------------
@@ -154,12 +152,6 @@ class NotebookRun:
             self.recs[r] = got[r]
         return {r: self.recs[r] for r in roles}
 
-    def source_label(self, roles: Iterable[str] | None = None) -> str:
-        """``twin``, ``hardware`` or ``twin+hardware`` for the recordings used; ``model`` if none."""
-        used = [self.recs[r] for r in (roles if roles is not None else self.recs)]
-        labels = sorted({str(ds.attrs.get("source", "?")) for ds in used})
-        return "+".join(labels) if labels else "model"
-
     def describe(self, roles: Iterable[str] | None = None) -> list[dict[str, Any]]:
         """Provenance of the recordings used."""
         roles = list(roles) if roles is not None else list(self.recs)
@@ -171,27 +163,7 @@ class NotebookRun:
             out.append(d)
         return out
 
-    # -- outputs --------------------------------------------------------------------------------
-    def provenance(self, used: Iterable[str] | None = None, **extra: Any) -> dict[str, Any]:
-        """Sidecar / results provenance block."""
-        used = list(used) if used is not None else list(self.recs)
-        return {
-            "notebook": f"notebooks/mems/{self.name}.ipynb",
-            "git_commit": self.commit,
-            "paperlib_version": __version__,
-            "source": self.source_label(used),
-            "recordings": self.describe(used),
-            "parameters": self.parameters,
-            **extra,
-        }
-
-    def save(self, obj: Any, stem: str, used: Iterable[str] | None = None, **extra: Any) -> list[Path]:
-        """Save a figure (all formats) with its provenance sidecar; returns the files written."""
-        from paperlib.figures.io import save
-
-        prov = self.provenance(used, figure=stem, **extra)
-        return save(obj, self.output_dir / stem, self.formats, provenance=prov)
-
+    # -- outputs (the kit's provenance, save, note, write_results) -------------------------------
     def caption(self, text: str) -> None:
         """Show what a figure shows, in a sentence built from the cells' numbers (Markdown)."""
         self.captions.append(text)
@@ -201,18 +173,3 @@ class NotebookRun:
             print(text)
         else:
             display(Markdown(text))
-
-    def note(self, text: str) -> None:
-        """Add a note (e.g. where the twin differs from the paper) to the results."""
-        self.notes.append(text)
-
-    def write_results(self, results: Mapping[str, Any], used: Iterable[str] | None = None) -> Path:
-        """Write the notebook's numbers (JSON, sorted keys) with source and provenance."""
-        out = dict(results)
-        prov = self.provenance(used)
-        out.setdefault("source", prov["source"])
-        out["provenance"] = prov
-        out["notes"] = list(self.notes) + list(results.get("notes", []))
-        self.results_file.parent.mkdir(parents=True, exist_ok=True)
-        self.results_file.write_text(sources.dumps(out) + "\n")
-        return self.results_file

@@ -57,11 +57,13 @@ from typing import Any, Mapping
 import yaml
 
 from paperlib import provenance
+from paperlib.experiments.kit.config import deep_merge, load_room_config, read_run_config
+from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.experiments.mems import sources
 from paperlib.recording_storage import KEEP_MODES, check_mode, storage_plan
 
 __all__ = ["ROOT", "DEFAULT_CONFIG", "NOTEBOOKS", "NOTEBOOK_READS", "KEEP_MODES", "storage", "load_config", "merge",
-           "normalise_config", "recording_plan", "notebook_params", "notebook_outputs", "figure_files", "final_targets", "code_inputs", "codegen_inputs",
+           "normalise_config", "reproduce_check", "recording_plan", "notebook_params", "notebook_outputs", "figure_files", "final_targets", "code_inputs", "codegen_inputs",
            "write_params", "made_outputs", "main"]
 
 ROOT = provenance.REPO_ROOT
@@ -105,15 +107,8 @@ NOTEBOOK_READS: dict[str, tuple[str, ...]] = {
 WARM_START_READS: tuple[str, ...] = ("pi_hat",)
 
 
-def merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    """Recursive merge of mappings (``over`` wins; nested mappings merged key by key)."""
-    out = copy.deepcopy(dict(base))
-    for k, v in over.items():
-        if isinstance(v, Mapping) and isinstance(out.get(k), Mapping):
-            out[k] = merge(out[k], v)
-        else:
-            out[k] = copy.deepcopy(v)
-    return out
+#: The one merge rule of run configurations (:func:`paperlib.experiments.kit.config.deep_merge`).
+merge = deep_merge
 
 
 def load_config(path: str | Path | None = None, results_root: str | None = None,
@@ -129,13 +124,10 @@ def load_config(path: str | Path | None = None, results_root: str | None = None,
     results_root, figures_root : str, optional
         Output roots (default ``results``, ``figures``).
     """
-    with DEFAULT_CONFIG.open() as fh:
-        cfg = yaml.safe_load(fh)
     over: dict[str, Any] = {}
     if path is not None and Path(path).resolve() != DEFAULT_CONFIG.resolve():
-        with Path(path).open() as fh:
-            over = yaml.safe_load(fh) or {}
-        cfg = merge(cfg, over.get(SLUG) or {})
+        over = read_run_config(path)
+    cfg = load_room_config(SLUG, over, path=DEFAULT_CONFIG)
     results_root = results_root or over.get("results_root")
     figures_root = figures_root or over.get("figures_root")
     if results_root:
@@ -198,6 +190,22 @@ def _notebook_recordings(cfg: Mapping[str, Any], nb: str) -> dict[str, str]:
         out["main"] = s["recording"]
     out.update(s.get("recordings") or {})
     return out
+
+
+def reproduce_check(run_config: Mapping[str, Any], args: Any) -> None:
+    """``paperlib reproduce``'s check of the room's configuration, before Snakemake runs.
+
+    Loads the configuration as the rules will (``--config``, output roots) and applies
+    ``--source`` / ``--rig-config``. Raises ``ValueError`` / ``OSError`` for a bad configuration and
+    :class:`~paperlib.experiments.mems.sources.RigUnavailable` for ``--source hardware`` without a rig.
+    """
+    results_root = getattr(args, "results_dir", None) or run_config.get("results_root") or "results"
+    figures_root = getattr(args, "figures_dir", None) or run_config.get("figures_root") or "figures"
+    cfg = load_config(getattr(args, "config", None), results_root=results_root, figures_root=figures_root)
+    given = {k: v for k, v in (("source", getattr(args, "source", None)),
+                               ("rig_config", getattr(args, "rig_config", None))) if v is not None}
+    if given:
+        normalise_config(merge(cfg, given))
 
 
 def recording_plan(cfg: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -272,6 +280,7 @@ def notebook_params(cfg: Mapping[str, Any], plan: Mapping[str, Mapping[str, Any]
         "pipeline_source": cfg["source"],
     }
     params.update(s)
+    check_parameters(f"{NOTEBOOK_DIR}/{nb}.ipynb", params)
     return params
 
 

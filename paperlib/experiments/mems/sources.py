@@ -447,18 +447,3 @@ def describe_recording(ds: xr.Dataset, name: str = "") -> dict[str, Any]:
         d["sha256"] = sha256_file(path)
     return d
 
-
-def _jsonable(obj: Any) -> Any:
-    if isinstance(obj, np.generic):
-        return obj.item()
-    if isinstance(obj, np.ndarray):
-        return obj.tolist()
-    if isinstance(obj, Path):
-        return str(obj)
-    raise TypeError(f"not JSON serializable: {type(obj).__name__}")
-
-
-def dumps(obj: Any) -> str:
-    """JSON text with numpy values converted, keys sorted (stable files)."""
-    return json.dumps(obj, default=_jsonable, sort_keys=True, indent=1)
-

@@ -21,10 +21,24 @@ The model (eqs. 1-37) is :mod:`paperlib.symbolic.three_rrr` -> :mod:`paperlib.ke
 estimators :mod:`paperlib.estimation.nls`, the LVCA paths :mod:`paperlib.control.ladder`.
 """
 
-PAPER = {
-    "slug": "rrr",
-    "title": "Nonlinear friction dynamic modeling and performance analysis of flexible parallel robot",
-    "status": "partial",
-    "builds": "3-RRR constrained dynamics and kernels, Kostic NLS with k_f (Table 2), V_max/a_max (Table 4), "
-              "LVCA tracking before/after Kostic and Coulomb+viscous compensation (Table 5, Figs. 5-6, 9-14) on a twin",
-}
+from paperlib.experiments.kit import Paper, Room
+from paperlib.experiments.rrr.config_schema import SCHEMA
+
+PAPER = Paper(
+    slug="rrr",
+    title="Nonlinear friction dynamic modeling and performance analysis of flexible parallel robot",
+    seed_file="002_3fd4e1fcf1512ee3.txt",
+    status="partial",
+    builds="3-RRR constrained dynamics and kernels, Kostic NLS with k_f (Table 2), V_max/a_max (Table 4), "
+           "LVCA tracking before/after Kostic and Coulomb+viscous compensation (Table 5, Figs. 5-6, 9-14) on a twin",
+    # the text names one author (under "ORCID iD") and its publisher; no year or DOI
+    authors=("Lei Zhao",),
+    venue="SAGE Journals",
+)
+
+ROOM = Room(
+    paper=PAPER,
+    commands=("paperlib.experiments.rrr.cli",),
+    figures=("paperlib.experiments.rrr.plots",),
+    config=SCHEMA,
+)

@@ -8,14 +8,14 @@ provenance.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-import numpy as np
 import xarray as xr
 
 from paperlib import provenance
+from paperlib.experiments.kit.outputs import save_figure
+from paperlib.experiments.kit.outputs import write_results as kit_write_results
 from paperlib.experiments.rrr import identification as idf
 from paperlib.experiments.rrr import limits, sampling, trends
 from paperlib.experiments.rrr import tracking as trk
@@ -113,8 +113,6 @@ def save_figure(fig: Any, figures_dir: str | Path, stem: str, formats: Iterable[
     ``source``: ``twin`` for figures of twin runs, ``model`` for figures drawn from the robot model and
     the planner alone (then ``used`` names the recordings the notebook read, not data drawn).
     """
-    from paperlib.figures.io import save
-
     recs = []
     for r in used:
         p = resolve(r)
@@ -124,30 +122,14 @@ def save_figure(fig: Any, figures_dir: str | Path, stem: str, formats: Iterable[
             recs.append({"file": str(r), "sha256": sha256_file(p), "source": rec_source})
     prov = {"figure": stem, "notebook": notebook, "source": source, "recordings": recs, **provenance.stamp()}
     prov.pop("created", None)
-    return save(fig, resolve(figures_dir) / stem, formats=tuple(formats), provenance=prov)
-
-
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {str(k): _jsonable(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_jsonable(v) for v in x]
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    if isinstance(x, (np.floating, np.integer, np.bool_)):
-        return x.item()
-    return x
+    return save_figure(fig, resolve(figures_dir) / stem, tuple(formats), prov)
 
 
 def write_results(path: str | Path, results: Mapping[str, Any]) -> Path:
-    """Write a results JSON (sorted keys; commit and version stamped)."""
-    p = resolve(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    out = dict(_jsonable(results))
+    """Write a results JSON (the kit's one writer: sorted keys, NaN as null; commit and version stamped)."""
     st = provenance.stamp()
-    out["provenance"] = {"git_commit": st["git_commit"], "paperlib_version": st["paperlib_version"]}
-    p.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
-    return p
+    return kit_write_results(resolve(path), results,
+                             provenance={"git_commit": st["git_commit"], "paperlib_version": st["paperlib_version"]})
 
 
 __all__ = ["resolve", "ensure_sampling_recording", "identification", "tracking", "save_figure", "write_results", "sampling"]

@@ -19,10 +19,31 @@ module              what                                                        
 ==================  ============================================================  ==========
 """
 
-PAPER = {
-    "slug": "textbook",
-    "title": "Dynamic parameter identification (textbook notes after Siciliano et al., Sec. 7.3)",
-    "status": "reproduced",
-    "builds": "the identification course: eight notebooks on a planar 2R/3R arm twin, each claim of the notes "
-              "measured on it, with slider views; and the book that holds every paper's results",
-}
+from paperlib.experiments.kit import BookPage, Paper, Room
+from paperlib.experiments.textbook.config_schema import SCHEMA
+
+PAPER = Paper(
+    slug="textbook",
+    title="Dynamic parameter identification (textbook notes after Siciliano et al., Sec. 7.3)",
+    seed_file="003_6c546893b52ec8f3.txt",
+    status="reproduced",
+    builds="the identification course: eight notebooks on a planar 2R/3R arm twin, each claim of the notes "
+           "measured on it, with slider views; and the book that holds every paper's results",
+    # the notes name no author or year; they are "based on Section 7.3 of" this book
+    venue="Robotics: Modelling, Planning and Control (Sec. 7.3)",
+)
+
+ROOM = Room(
+    paper=PAPER,
+    config=SCHEMA,
+    book=BookPage(
+        title="The identification course",
+        landing_title="The identification course (textbook)",
+        intro="Short notebooks on a planar arm, after the textbook notes on dynamic parameter identification "
+              "(Siciliano et al., *Robotics: Modelling, Planning and Control*, Sec. 7.3). Each one runs alone in "
+              "JupyterLab with its defaults and ends with exercises; the slider views below the text work "
+              "in this page without a kernel (every frame is embedded).",
+        toc_caption="Lessons",
+        order=0,
+    ),
+)

@@ -2,35 +2,32 @@
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
-
+from paperlib.experiments.kit.config import load_room_config
+from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.provenance import REPO_ROOT
 
 __all__ = ["load_config", "notebooks", "notebook_params", "code_inputs", "book_code_inputs", "NOTEBOOK_DIR"]
 
-NOTEBOOK_DIR = "notebooks/textbook"
-
-
-def _merge(a: dict, b: Mapping | None) -> dict:
-    out = copy.deepcopy(a)
-    for k, v in (b or {}).items():
-        out[k] = _merge(out.get(k, {}), v) if isinstance(v, Mapping) and isinstance(out.get(k), dict) else copy.deepcopy(v)
-    return out
+SLUG = "textbook"
+NOTEBOOK_DIR = f"notebooks/{SLUG}"
 
 
 def load_config(path: str | Path = "config/textbook.yaml", override: Mapping | None = None) -> dict[str, Any]:
-    """``config/textbook.yaml`` with a run configuration's ``textbook:`` section merged over it."""
+    """``config/textbook.yaml`` with a run configuration's ``textbook:`` section (``override``) merged over it.
+
+    The merge is the kit's (:func:`paperlib.experiments.kit.config.deep_merge`) and the result is
+    checked against the room's schema (a :class:`~paperlib.experiments.kit.config.ConfigError`,
+    a ``ValueError``, names the key and the file).
+    """
     p = Path(path)
     p = p if p.is_absolute() else REPO_ROOT / p
     try:
-        cfg = yaml.safe_load(p.read_text()) or {}
-    except (OSError, yaml.YAMLError) as exc:
+        cfg = load_room_config(SLUG, {SLUG: override} if override is not None else None, path=p)
+    except OSError as exc:
         raise ValueError(f"{p}: cannot read the textbook configuration ({exc})") from exc
-    cfg = _merge(cfg, override)
     cfg.setdefault("notebooks", {})
     cfg.setdefault("book", {}).setdefault("papers", "all")
     return cfg
@@ -56,6 +53,7 @@ def notebook_params(cfg: Mapping[str, Any], nb: str, *, results_dir: str, figure
     spec = cfg["notebooks"].get(nb, {})
     p = {"figures_dir": figures_dir, "views_dir": f"{results_dir}/views", "results_file": f"{results_dir}/{nb}.json"}
     p.update(spec.get("params", {}) or {})
+    check_parameters(f"{NOTEBOOK_DIR}/{nb}.ipynb", p)
     return p
 
 

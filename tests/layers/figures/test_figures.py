@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from paperlib.figures import io as fio
-from paperlib.figures import paper as figs
+from paperlib.experiments.mems import figures as figs
 
 
 def _figure():

@@ -227,7 +227,7 @@ def test_comparison_table_marks_source_and_ratios(tmp_path: Path) -> None:
     # command line
     for stem, r in results.items():
         (tmp_path / f"{stem}.json").write_text(json.dumps(r))
-    assert cmp.main(["--results", *map(str, tmp_path.glob("*.json")), "--csv", str(tmp_path / "c.csv"),
+    assert cmp.main(["--paper", "mems", "--results", *map(str, tmp_path.glob("*.json")), "--csv", str(tmp_path / "c.csv"),
                      "--md", str(tmp_path / "c.md")]) == 0
     assert (tmp_path / "c.csv").read_text() == csv
 

@@ -1,4 +1,4 @@
-"""Benchmarks of sweeps (``paperlib bench``).
+"""Benchmarks of the flagship's Monte-Carlo sweep (``paperlib bench``; registered in the room's ``ROOM``).
 
 ``sweep_runs_per_min``: jobs of ``config/sweeps/mems.yaml`` (the 100-seed sweep of the flagship
 paper) finished per minute of wall time on 2 local cores, through ``paperlib sweep`` (Snakemake,

@@ -1,0 +1,13 @@
+"""The schema of ``config/rrr.yaml`` (checked when the room's configuration is loaded)."""
+
+from __future__ import annotations
+
+from paperlib.experiments.kit.config import Key, Schema
+
+SCHEMA = Schema({
+    "formats": Key(list, items=str),
+    "notebooks": Key(dict, schema=Schema({
+        "01_identification": Key(dict, schema=Schema({"n_starts": Key(int), "seed": Key(int)})),
+        "02_tracking": Key(dict, schema=Schema({})),
+    })),
+})
