@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.estimation.serial_identification",  # serial identify
     "paperlib.experiments.rrr.cli",   # rrr identify
     "paperlib.estimation.thermal_cli",  # thermal fit / monitor
+    "paperlib.archive.cli",           # archive pack | verify | resolve
 )
 
 
