@@ -57,6 +57,16 @@ def references(doc: Any) -> Iterator[tuple[str, str]]:
             yield from references(value)
 
 
+def _stamp(doc: Any, key: str) -> str:
+    """A document's ``key`` (``notebook``, ``git_commit``) at its top or in its ``provenance`` block, or ''."""
+    if not isinstance(doc, dict):
+        return ""
+    value = doc.get(key)
+    if not value and isinstance(doc.get("provenance"), dict):
+        value = doc["provenance"].get(key)
+    return value if isinstance(value, str) else ""
+
+
 def _release_path(path: Path, results_root: Path, root: Path) -> PurePosixPath | None:
     """``results/<rel>`` inside the results root, ``<rel>`` inside the repository root, else None."""
     if path.is_relative_to(results_root):
@@ -125,8 +135,7 @@ def collect(papers: list[str], results_root: Path, figures_root: Path, root: Pat
             except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
                 faults.append(f"{label}: cannot read it as JSON ({exc})")
                 continue
-            notebook = str(doc.get("notebook", "")) if isinstance(doc, dict) else ""
-            commit = doc.get("git_commit") if isinstance(doc, dict) else None
+            notebook, commit = _stamp(doc, "notebook"), _stamp(doc, "git_commit")
             for name, sha in references(doc):
                 path = _locate(name, root)
                 if not path.is_file():
@@ -141,7 +150,7 @@ def collect(papers: list[str], results_root: Path, figures_root: Path, root: Pat
                 rec = use(path, paper)
                 if rec is not None:
                     rec.references.append(Reference(output=label, notebook=notebook, sha256=sha))
-                    if isinstance(commit, str) and commit:
+                    if commit:
                         rec.commits.add(commit)
     clash: dict[PurePosixPath, Path] = {}
     for rec in found.values():
