@@ -69,10 +69,16 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     """Fetch (a URL) or find (a folder) a release, verify it, print its local folder."""
     from paperlib.archive import ArchiveError, resolve
 
+    from paperlib.archive.layout import REGISTRY_FILE
+    from paperlib.recordings import sha256_file
+
     try:
         folder = resolve(args.spec, cache_dir=args.cache)
     except ArchiveError as exc:
         return _faults("resolve", exc.problems)
+    if "#" not in str(args.spec) and "://" in str(args.spec):
+        print(f"registry sha256 {sha256_file(folder / REGISTRY_FILE)}: pin this release with "
+              f"{args.spec}#sha256=<that>", file=sys.stderr)
     print(folder)
     return 0
 

@@ -15,6 +15,7 @@ or ``cache_dir`` override it), ``<key>`` a digest of the URL.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import shutil
 from pathlib import Path
@@ -52,6 +53,9 @@ def _retrieve(url: str, target: Path, known_hash: str | None) -> Path:
     import pooch
 
     downloader = _file_downloader if urlsplit(url).scheme == "file" else None
+    logger = pooch.get_logger()
+    level = logger.level
+    logger.setLevel(logging.WARNING)  # not pooch's per-file notes (its known_hash advice misleads here)
     try:
         return Path(pooch.retrieve(url, known_hash=known_hash, fname=target.name, path=target.parent,
                                    downloader=downloader, progressbar=False))
@@ -59,6 +63,8 @@ def _retrieve(url: str, target: Path, known_hash: str | None) -> Path:
         raise
     except Exception as exc:  # network errors, hash mismatch (ValueError), missing file: name the URL
         raise ArchiveError(f"{url}: cannot fetch ({type(exc).__name__}: {exc})") from None
+    finally:
+        logger.setLevel(level)
 
 
 def _split_pin(spec: str) -> tuple[str, str | None]:

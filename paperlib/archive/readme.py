@@ -67,7 +67,7 @@ def readme_text(title: str, *, papers: Sequence[tuple[str, str]], rows: Sequence
         lines += ["Built at commit(s): " + ", ".join(f"`{c}`" for c in commits) + ".", ""]
     lines += ["## Where the data came from", ""]
     if twins:
-        lines += [f"**{twins} of the {len(rows)} recordings are `source = twin`: simulated by a digital twin of "
+        lines += [f"**{twins} of the {len(rows)} recording(s) are `source = twin`: simulated by a digital twin of "
                   "the robot, not measured.** The files say so themselves (global attribute `source`), and so "
                   "do the registry and this table. A twin recording carries the twin's true parameters "
                   "(attribute `truth`); a `source = hardware` recording was measured.", ""]

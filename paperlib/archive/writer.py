@@ -180,10 +180,10 @@ def pack(papers: Sequence[str] | None, output: str | os.PathLike[str], *, result
     who = tuple(authors or DEFAULT_AUTHORS)
     twins = sum(r.info.source == "twin" for r in rows)
     paper_list = "; ".join(f"{t} ({s})" for s, (t, _) in metas.items())
-    abstract = (f"The {len(rows)} recordings (paperlib.recording schema, NetCDF4) that the paperlib compendium's build "
-                f"used to reproduce: {paper_list}. {twins} of them are source = twin: simulated by a digital twin of "
-                f"the robot, not measured; {len(rows) - twins} are source = hardware (measured). Each file is described "
-                "in README.md and checked by sha256 in registry.toml.")
+    abstract = (f"The recordings (paperlib.recording schema, NetCDF4) that the paperlib compendium's build used to "
+                f"reproduce: {paper_list}. Of its {len(rows)} recording(s), {twins} are source = twin: simulated by a "
+                f"digital twin of the robot, not measured; {len(rows) - twins} are source = hardware (measured). Each "
+                "file is described in README.md and checked by sha256 in registry.toml.")
     info = ReleaseInfo(
         title=title or f"paperlib data release: recordings of {', '.join(slugs)}",
         authors=who, version=version or (f"{__version__}+{commits[0][:12]}" if len(commits) == 1 else __version__),
