@@ -304,3 +304,20 @@ def test_copy_is_verified(build: Path, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(pack_mod.shutil, "copyfile", bad_copy)
     with pytest.raises(ArchiveError, match="run_a.nc"):
         pack([PAPER], tmp_path / "rel", results_root=build / "results")
+
+
+def test_pack_a_build_with_its_own_results_folder(tmp_path: Path) -> None:
+    """A run configuration writing into results/smoke/ (figures in results/smoke/figures/): outputs name their
+    recordings from the repository root; the release files them under the standard results/<slug>/ layout."""
+    root = tmp_path / "repo"
+    rec = _write(root / "results/smoke/toy/recordings/run.nc", "twin", n=80, fs=100.0, seed=5)
+    side = root / "results/smoke/figures/toy/fig.json"
+    side.parent.mkdir(parents=True)
+    side.write_text(json.dumps({"recordings": [{"file": "results/smoke/toy/recordings/run.nc", "sha256": _sha(rec)}]}))
+    with pytest.raises(ArchiveError, match="which is not there"):  # from the wrong root the sidecar's path is not found
+        pack([PAPER], tmp_path / "wrong", results_root=root / "results/smoke",
+             figures_root=root / "results/smoke/figures")
+    out = pack([PAPER], tmp_path / "rel", results_root=root / "results/smoke", figures_root=root / "results/smoke/figures",
+               root=root)
+    assert _files(out) == {"results/toy/recordings/run.nc"} | set(METADATA_FILES)
+    assert "fig.json" in load_registry(out / "registry.toml")[0].description

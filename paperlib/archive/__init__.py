@@ -3,7 +3,7 @@
 ``paperlib archive pack [PAPER ...] --output DIR`` copies, byte for byte, every recording the
 build of the given papers used (each room's ``results/<slug>/recordings/`` and every recording a
 figure sidecar or result JSON names with its sha256) into ``DIR``, under the path it had
-relative to the repository (``results/rrr/recordings/sampling_pd.nc``), and writes beside them:
+relative to the repository (``results/<slug>/recordings/<name>.nc``), and writes beside them:
 
 ``registry.toml``
     one ``[[recording]]`` per file with its sha256, in the format of the archived-recordings

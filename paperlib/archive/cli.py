@@ -39,7 +39,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     from paperlib.recordings import load_registry
 
     try:
-        out = pack(args.papers, args.output, results_root=args.results_root, figures_root=args.figures_root,
+        out = pack(args.papers, args.output, results_root=args.results_root, figures_root=args.figures_root, root=args.root,
                    authors=args.author, title=args.title, version=args.version, date=args.date)
     except ArchiveError as exc:
         return _faults("pack", exc.problems)
@@ -95,9 +95,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     pk.add_argument("--output", required=True, type=output_dir, metavar="DIR",
                     help="the release folder to write (new, or empty)")
     pk.add_argument("--results-root", default="results", metavar="DIR",
-                    help="the build's results folder; its parent is where the outputs' paths start (default: results)")
+                    help="the build's results folder (default: results; a run configuration may use another, "
+                         "e.g. results/smoke)")
     pk.add_argument("--figures-root", default=None, metavar="DIR",
                     help="the build's figures folder (default: figures beside the results folder)")
+    pk.add_argument("--root", default=None, metavar="DIR",
+                    help="where the relative paths in the build's outputs start (default: this repository when the "
+                         "results folder is in it, else the results folder's parent)")
     pk.add_argument("--author", action="append", metavar="NAME",
                     help="an author of the release, 'Family, Given' for a person (repeatable; default: paperlib maintainers)")
     pk.add_argument("--title", metavar="TEXT", help="the release's title (default: names the papers)")

@@ -3,8 +3,8 @@
 A room writes its recordings under ``results/<slug>/recordings/``; its figures' JSON sidecars
 (:func:`paperlib.figures.io.save`) and its result JSON files name the recordings they were made
 from with their sha256 (a ``{"file" | "path": ..., "sha256": ...}`` entry anywhere in the
-document). Both are collected, so a recording the room reads from elsewhere (``data/recordings/``
-for the mems archive source) is found too. A named recording whose bytes no longer match the
+document). Both are collected, so a recording the room reads from elsewhere (the archived
+recordings of ``data/recordings/``) is found too. A named recording whose bytes no longer match the
 sidecar's sha256 is a fault: the release would not hold what the build used.
 """
 

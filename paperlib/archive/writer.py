@@ -87,7 +87,8 @@ def _copy(src: Path, dest: Path) -> str:
 
 
 def pack(papers: Sequence[str] | None, output: str | os.PathLike[str], *, results_root: str | os.PathLike[str] = "results",
-         figures_root: str | os.PathLike[str] | None = None, authors: Sequence[str] | None = None,
+         figures_root: str | os.PathLike[str] | None = None, root: str | os.PathLike[str] | None = None,
+         authors: Sequence[str] | None = None,
          title: str | None = None, version: str | None = None, date: str | None = None) -> Path:
     """Write a release of the recordings the build of ``papers`` used, and verify it.
 
@@ -98,9 +99,12 @@ def pack(papers: Sequence[str] | None, output: str | os.PathLike[str], *, result
     output : path-like
         The release folder; it must not exist or be empty.
     results_root : path-like
-        The build's ``results/`` folder; its parent is the root that outputs' relative paths start from.
+        The build's ``results/`` folder (a run configuration may put it elsewhere, e.g. ``results/smoke``).
     figures_root : path-like, optional
         The build's ``figures/`` folder (default: ``figures`` beside ``results_root``).
+    root : path-like, optional
+        Where the relative paths in the outputs start: the repository the build ran in (default: this
+        repository when ``results_root`` is inside it, else the parent of ``results_root``).
     authors : sequence of str, optional
         ``"Family, Given"`` for a person, else an organisation (default :data:`DEFAULT_AUTHORS`).
     title, version, date : str, optional
@@ -126,9 +130,13 @@ def pack(papers: Sequence[str] | None, output: str | os.PathLike[str], *, result
     from paperlib.experiments import PAPER_SLUGS
     from paperlib.recordings import RecordingError, registry_entry
 
+    from paperlib.provenance import REPO_ROOT
+
     results = Path(results_root).resolve()
-    root = results.parent
-    figures = Path(figures_root).resolve() if figures_root is not None else root / "figures"
+    if root is None:
+        root = REPO_ROOT if results.is_relative_to(REPO_ROOT) else results.parent
+    root = Path(root).resolve()
+    figures = Path(figures_root).resolve() if figures_root is not None else results.parent / "figures"
     out = Path(output)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise ArchiveError(f"{out}: exists and is not an empty folder (a release is written into a new one)")
