@@ -12,7 +12,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 __all__ = ["ReleaseInfo", "cff_authors", "citation_text", "zenodo_metadata", "check_citation", "check_zenodo",
            "CFF_REQUIRED", "ZENODO_REQUIRED", "ZENODO_RELATIONS"]
@@ -125,35 +125,54 @@ def _date_ok(value: Any) -> bool:
     return True
 
 
-def check_citation(path: Path) -> list[str]:
-    """Faults of a release's CITATION.cff (empty when well-formed): YAML, the required keys and their types."""
+def _read_mapping(path: Path, kind: str) -> tuple[dict[str, Any] | None, list[str]]:
+    """A metadata file's document (``kind`` "YAML" or "JSON") if it is a mapping, else None and the fault."""
     import yaml
 
+    load, errors = (yaml.safe_load, (yaml.YAMLError,)) if kind == "YAML" else (json.loads, (json.JSONDecodeError,))
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        return [f"{path}: cannot be read as YAML ({exc})"]
+        doc = load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, *errors) as exc:
+        return None, [f"{path}: cannot be read as {kind} ({exc})"]
     if not isinstance(doc, dict):
-        return [f"{path}: not a YAML mapping"]
-    faults = [f"{path}: missing key {k!r}" for k in CFF_REQUIRED if k not in doc]
+        return None, [f"{path}: not a {kind} mapping"]
+    return doc, []
+
+
+def _key_faults(path: Path, doc: dict[str, Any], required: Sequence[str], strings: Sequence[str]) -> list[str]:
+    """The required keys missing, and the keys of ``strings`` present but not non-empty strings."""
+    faults = [f"{path}: missing key {k!r}" for k in required if k not in doc]
+    return faults + [f"{path}: {k!r} must be a non-empty string" for k in strings
+                     if k in doc and (not isinstance(doc[k], str) or not doc[k].strip())]
+
+
+def _people_faults(path: Path, doc: dict[str, Any], key: str, named: Callable[[dict[str, Any]], bool],
+                   lacks: str) -> list[str]:
+    """``doc[key]`` (authors, creators), when present, must be a non-empty list of mappings each ``named``."""
+    if key not in doc:
+        return []
+    people = doc[key]
+    if not isinstance(people, list) or not people:
+        return [f"{path}: {key!r} must be a non-empty list"]
+    return [f"{path}: {key[:-1]} #{i + 1} has {lacks}" for i, p in enumerate(people)
+            if not (isinstance(p, dict) and named(p))]
+
+
+def check_citation(path: Path) -> list[str]:
+    """Faults of a release's CITATION.cff (empty when well-formed): YAML, the required keys and their types."""
+    doc, faults = _read_mapping(path, "YAML")
+    if doc is None:
+        return faults
+    faults = _key_faults(path, doc, CFF_REQUIRED, ("message", "title"))
     if "cff-version" in doc and str(doc["cff-version"]) != CFF_VERSION:
         faults.append(f"{path}: cff-version {doc['cff-version']!r} is not {CFF_VERSION!r}")
-    for k in ("message", "title"):
-        if k in doc and (not isinstance(doc[k], str) or not doc[k].strip()):
-            faults.append(f"{path}: {k!r} must be a non-empty string")
     if "version" in doc and (not isinstance(doc["version"], (str, int, float)) or not str(doc["version"]).strip()):
         faults.append(f"{path}: 'version' must be a string or a number")
     if "date-released" in doc and not _date_ok(doc["date-released"]):
         faults.append(f"{path}: date-released {doc['date-released']!r} is not a date YYYY-MM-DD")
-    if "authors" in doc:
-        authors = doc["authors"]
-        if not isinstance(authors, list) or not authors:
-            faults.append(f"{path}: 'authors' must be a non-empty list")
-        else:
-            for i, a in enumerate(authors):
-                if not isinstance(a, dict) or not (str(a.get("name", "")).strip() or
-                                                   str(a.get("family-names", "")).strip()):
-                    faults.append(f"{path}: author #{i + 1} has neither 'name' (entity) nor 'family-names' (person)")
+    faults += _people_faults(path, doc, "authors", lambda a: bool(str(a.get("name", "")).strip() or
+                                                                  str(a.get("family-names", "")).strip()),
+                             "neither 'name' (entity) nor 'family-names' (person)")
     if "license" in doc:
         lic = doc["license"]
         ids = lic if isinstance(lic, list) else [lic]
@@ -166,29 +185,18 @@ def check_citation(path: Path) -> list[str]:
 
 def check_zenodo(path: Path) -> list[str]:
     """Faults of a release's .zenodo.json (empty when well-formed)."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return [f"{path}: cannot be read as JSON ({exc})"]
-    if not isinstance(doc, dict):
-        return [f"{path}: not a JSON object"]
-    faults = [f"{path}: missing key {k!r}" for k in ZENODO_REQUIRED if k not in doc]
-    for k in ("title", "description", "license", "version"):
-        if k in doc and (not isinstance(doc[k], str) or not doc[k].strip()):
-            faults.append(f"{path}: {k!r} must be a non-empty string")
+    doc, faults = _read_mapping(path, "JSON")
+    if doc is None:
+        return faults
+    faults = _key_faults(path, doc, ZENODO_REQUIRED, ("title", "description", "license", "version"))
     if "upload_type" in doc and doc["upload_type"] != "dataset":
         faults.append(f"{path}: upload_type {doc['upload_type']!r} is not 'dataset'")
     if "access_right" in doc and doc["access_right"] not in ("open", "embargoed", "restricted", "closed"):
         faults.append(f"{path}: access_right {doc['access_right']!r} is not one Zenodo knows")
     if "publication_date" in doc and not (isinstance(doc["publication_date"], str) and _date_ok(doc["publication_date"])):
         faults.append(f"{path}: publication_date {doc['publication_date']!r} is not a date YYYY-MM-DD")
-    if "creators" in doc:
-        creators = doc["creators"]
-        if not isinstance(creators, list) or not creators:
-            faults.append(f"{path}: 'creators' must be a non-empty list")
-        else:
-            faults += [f"{path}: creator #{i + 1} has no 'name'" for i, c in enumerate(creators)
-                       if not isinstance(c, dict) or not isinstance(c.get("name"), str) or not c["name"].strip()]
+    faults += _people_faults(path, doc, "creators", lambda c: isinstance(c.get("name"), str) and bool(c["name"].strip()),
+                             "no 'name'")
     if "related_identifiers" in doc:
         rel = doc["related_identifiers"]
         if not isinstance(rel, list):

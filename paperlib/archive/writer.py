@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as _dt
-import importlib
 import json
 import os
 import shutil
@@ -37,21 +36,18 @@ def release_date() -> str:
 
 
 def paper_meta(slug: str) -> tuple[str, str | None]:
-    """(title, DOI or None) of a paper: the room's ``PAPER`` where it has them, else the compendium's list."""
-    from paperlib.experiments import PAPER_SLUGS
+    """(title, DOI or None) of a paper: the compendium's entry (its room's ``PAPER`` where the room exists), the
+    DOI where the room's ``PAPER`` has one; a slug the compendium does not list is its own title."""
+    import sys
 
-    title = PAPER_SLUGS[slug][0] if slug in PAPER_SLUGS else slug
-    doi = None
-    try:
-        room = importlib.import_module(f"paperlib.experiments.{slug}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"paperlib.experiments.{slug}":
-            raise
-    else:
-        meta = getattr(room, "PAPER", {}) or {}
-        title = str(meta.get("title") or title)
-        doi = meta.get("doi") or None
-    return title, (str(doi) if doi else None)
+    from paperlib.experiments import papers
+
+    entry = next((p for p in papers() if p["slug"] == slug), None)  # imports the rooms that exist
+    if entry is None:
+        return slug, None
+    room = sys.modules.get(f"paperlib.experiments.{slug}")
+    doi = (getattr(room, "PAPER", {}) or {}).get("doi") if room is not None else None
+    return str(entry["title"]), (str(doi) if doi else None)
 
 
 def _experiment(rec: UsedRecording, controller: str, description: str) -> str:
