@@ -36,17 +36,14 @@ def release_date() -> str:
 
 
 def paper_meta(slug: str) -> tuple[str, str | None]:
-    """(title, DOI or None) of a paper: the compendium's entry (its room's ``PAPER`` where the room exists), the
-    DOI where the room's ``PAPER`` has one; a slug the compendium does not list is its own title."""
-    import sys
-
+    """(title, DOI or None) of a paper as :func:`paperlib.experiments.papers` lists it (the room's ``PAPER``);
+    a slug the compendium does not list is its own title."""
     from paperlib.experiments import papers
 
-    entry = next((p for p in papers() if p["slug"] == slug), None)  # imports the rooms that exist
+    entry = next((p for p in papers() if p["slug"] == slug), None)
     if entry is None:
         return slug, None
-    room = sys.modules.get(f"paperlib.experiments.{slug}")
-    doi = (getattr(room, "PAPER", {}) or {}).get("doi") if room is not None else None
+    doi = entry.get("doi")  # listed once the room kit's Paper metadata carries it
     return str(entry["title"]), (str(doi) if doi else None)
 
 
