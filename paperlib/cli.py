@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.data.cli",              # data fetch
     "paperlib.estimation.serial_identification",  # serial identify
     "paperlib.estimation.thermal_cli",  # thermal fit / monitor
+    "paperlib.archive.cli",           # archive pack | verify | resolve
 )
 
 
