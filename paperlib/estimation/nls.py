@@ -39,6 +39,7 @@ from threadpoolctl import threadpool_limits
 
 from paperlib.estimation.batch import weighted_lstsq
 from paperlib.estimation.protocol import EstimatorMixin, from_json_float
+from paperlib.estimation.uncertainty import gauss_newton_std
 from paperlib.friction.kostic import KosticLaw
 from paperlib.friction.polynomial import FrictionModel
 
@@ -117,16 +118,12 @@ def _check_residual(residual: str) -> None:
 
 
 def _cov_std(Jac: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, float]:
-    """Standard deviations from the Gauss-Newton covariance s^2 (J^T J)^-1 (pseudo-inverse if singular)."""
-    m, p = Jac.shape
-    s2 = float(r @ r) / max(m - p, 1)
-    cov = np.linalg.pinv(Jac.T @ Jac) * s2
-    std = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    # a parameter the data do not move (e.g. the steepness of a tanh saturated over every sample)
-    # is undetermined: NaN, not the zero a pseudo-inverse would give it
-    col = np.linalg.norm(Jac, axis=0)
-    std[col < 1e-9 * max(col.max(), 1e-300)] = np.nan
-    return std, s2
+    """Standard deviations from the Gauss-Newton covariance s^2 (J^T J)^-1 (pseudo-inverse if singular).
+
+    A parameter the data do not move (e.g. the steepness of a tanh saturated over every sample)
+    is undetermined: NaN (:func:`paperlib.estimation.uncertainty.gauss_newton_std`).
+    """
+    return gauss_newton_std(Jac, r)
 
 
 class KosticNLS(EstimatorMixin):

@@ -43,6 +43,7 @@ import scipy.optimize
 
 from paperlib.estimation.plateaus import eq4_torque
 from paperlib.estimation.protocol import EstimatorMixin, check_array, from_json_float
+from paperlib.estimation.uncertainty import gauss_newton_std
 
 __all__ = [
     "DEFAULT_ALPHA_PER_K", "DoubleExpFit", "double_exponential", "fit_double_exponential", "DoubleExponential",
@@ -181,16 +182,6 @@ def fit_double_exponential(t_min: np.ndarray, y: np.ndarray, *,
                         rms=math.sqrt(s / t.size), n=int(t.size))
 
 
-def _gauss_newton_std(J: np.ndarray, r: np.ndarray, n_extra: int = 0) -> np.ndarray:
-    """``sqrt(diag(s^2 (J^T J)^+))`` with ``s^2 = |r|^2 / (m - p - n_extra)`` (NaN for a column the data do not move)."""
-    m, p = J.shape
-    s2 = float(r @ r) / max(m - p - n_extra, 1)
-    std = np.sqrt(np.clip(np.diag(np.linalg.pinv(J.T @ J) * s2), 0.0, None))
-    col = np.linalg.norm(J, axis=0)
-    std[col < 1e-12 * max(col.max(), 1e-300)] = np.nan
-    return std
-
-
 class DoubleExponential(EstimatorMixin):
     """:func:`fit_double_exponential` as an estimator of the protocol (same numbers).
 
@@ -228,7 +219,7 @@ class DoubleExponential(EstimatorMixin):
         self._set(f)
         e1, e2 = np.exp(-t / f.t1_min), np.exp(-t / f.t2_min)
         J = np.stack([f.a1 * e1 * t / f.t1_min ** 2, f.a2 * e2 * t / f.t2_min ** 2, np.ones_like(t), e1, e2], axis=1)
-        self.std_ = _gauss_newton_std(J, y - f(t))
+        self.std_, _ = gauss_newton_std(J, y - f(t))
         return self
 
     def _set(self, f: DoubleExpFit) -> None:
@@ -656,7 +647,7 @@ class ThermalModel(EstimatorMixin):
             xp[k] += h
             xm[k] -= h
             J[:, k] = (self._residuals(runs, xp) - self._residuals(runs, xm)) / (2 * h)
-        return _gauss_newton_std(J, self._residuals(runs, x), n_extra=len(runs))
+        return gauss_newton_std(J, self._residuals(runs, x), n_extra=len(runs))[0]
 
     def predict(self, qd: np.ndarray, fs: float, t_min: np.ndarray, *, block_s: float = 1.0) -> np.ndarray:
         """Friction at the reference speed at times ``t_min`` [min] of a run from rest [N m]
