@@ -6,7 +6,11 @@ Every estimator of the layer follows the same contract:
   name (so :meth:`EstimatorMixin.get_params` reads them back); no data, no learning;
 * **learn in** ``fit(recording_or_arrays, ...) -> self``: the data (arrays, or a recording /
   a data object the estimator names) go in, ``self`` comes back so that
-  ``Est(...).fit(...).predict(...)`` chains;
+  ``Est(...).fit(...).predict(...)`` chains; an estimator whose input is a recording's channels
+  as they are (the basis regression: ``q``, ``qd``, ``qdd``, ``tau_s``) takes the recording
+  itself (:func:`recording_channels`); the others take what a room derives from one
+  (regressor rows, drive data, warm-up runs). A recursive estimator adds
+  ``partial_fit(...) -> self``, which continues from its state instead of starting afresh;
 * **learned values** live in attributes whose names end in ``_`` and exist only after ``fit``
   (or after :meth:`from_json`); every estimator has at least
 
@@ -14,6 +18,9 @@ Every estimator of the layer follows the same contract:
   - ``std_``: the standard deviation beside every estimate, ndarray (p,) (NaN where the data
     do not determine a value),
   - ``residual_rms_``: RMS of the fit's residual, float, in the units of what is fitted;
+
+  where an estimator's own names came first (``theta_``, ``weights_``, ``beta_``, ``rms_``,
+  EWR-RLS's ``theta``), these are the same values under the protocol's names;
 
 * ``predict(...)``: the model's output for new inputs (the signature is the estimator's: rows,
   kinematics, a data object); before ``fit`` it raises :class:`NotFittedError`;
@@ -41,7 +48,8 @@ from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 import numpy as np
 
 __all__ = ["Estimator", "EstimatorMixin", "NotFittedError", "ESTIMATORS", "estimator_classes",
-           "json_safe", "check_array"]
+           "json_safe", "from_json_float", "from_json_array", "check_array", "is_recording",
+           "recording_channels"]
 
 
 class NotFittedError(RuntimeError, AttributeError):
