@@ -4,8 +4,8 @@ Gautier's numerical method (Gautier 1990; Khalil & Dombre, *Modeling, Identifica
 Control of Robots*, Sec. 12.3): stack the regressor ``W`` (rows, p) over random states,
 
 1. the rank ``r`` from a QR factorization **with column pivoting** of the column-normalised
-   ``W``: the diagonal ``|R_ii|`` falls by many orders of magnitude after ``r`` (on the TX40,
-   ~1e-3 relative, then ~1e-13); the tolerance ``tol`` (relative to ``|R_00|``) sits in the gap;
+   ``W``: the diagonal ``|R_ii|`` falls by many orders of magnitude after ``r`` (on a 6-DOF
+   industrial arm, ~1e-3 relative, then ~1e-13); the tolerance ``tol`` (relative to ``|R_00|``) sits in the gap;
 2. the base columns in the natural order: a column is kept when it is not a combination of the
    columns *before* it (QR without pivoting, ``|R_ii| > tol ||W_i||``), so that later parameters
    are regrouped into earlier ones (``ZZ1R = ZZ1 + YY2 + ...``, ``XX2R = XX2 - YY2``), Khalil's

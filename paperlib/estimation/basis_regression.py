@@ -29,6 +29,8 @@ has one exact null direction (``phi_+ + phi_- = 1`` with the offset, see
 per-direction levels ``offset + coulomb_pos`` and ``offset - coulomb_neg`` are determined by
 data; they are reported as ``level_pos`` and ``level_neg``. Standard deviations come from
 ``sigma^2 (Phi^T Phi)^+`` mapped through the same convention.
+
+The estimator follows :mod:`paperlib.estimation.protocol` (``params_`` are the weights).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from scipy import linalg as _scipy_linalg
 
+from paperlib.estimation.protocol import EstimatorMixin, from_json_float, is_recording, recording_channels
 from paperlib.friction.basis import JointTorqueBasis, SigmoidCoulomb
 
 __all__ = ["BasisRegression", "angle_periodogram", "find_ripple_orders", "DEFAULT_ALPHA_GRID"]
@@ -205,7 +208,7 @@ def _cv_errors(gr: _Grams, cols: np.ndarray, rtol: float) -> np.ndarray:
 # the estimator
 # ---------------------------------------------------------------------------------------------
 
-class BasisRegression:
+class BasisRegression(EstimatorMixin):
     """Paper 004's intrinsic-torque regression with alpha and the ripple orders chosen by rule.
 
     Parameters
@@ -234,6 +237,8 @@ class BasisRegression:
     basis_ : JointTorqueBasis
     weights_, std_ : ndarray, shape (n_columns,)
         Weights (standstill convention) and their standard deviations.
+    params_ : ndarray, shape (n_columns,)
+        ``weights_`` (the protocol's name).
     alpha_ : float
     orders_ : tuple of float
     rank_ : int
@@ -247,6 +252,8 @@ class BasisRegression:
     detected_orders_ : list of dict
         Periodogram peaks found, and whether each was kept.
     """
+
+    _fitted_attr = "weights_"
 
     def __init__(self, *, alpha: float | None = None, orders: Sequence[float] | None = None,
                  alpha_grid: Sequence[float] = DEFAULT_ALPHA_GRID, max_order: int = 12,
@@ -311,20 +318,37 @@ class BasisRegression:
         return a_best, orders, info
 
     # -- fit ---------------------------------------------------------------------------------
-    def fit(self, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray, tau: np.ndarray) -> "BasisRegression":
+    def fit(self, q: Any, qd: np.ndarray | None = None, qdd: np.ndarray | None = None,
+            tau: np.ndarray | None = None, *, joint: int | None = None) -> "BasisRegression":
         """Fit on one or more no-load runs (concatenated samples).
 
         Parameters
         ----------
         q, qd, qdd : ndarray, shape (N,)
-            Joint angle [rad], velocity [rad/s], acceleration [rad/s^2].
+            Joint angle [rad], velocity [rad/s], acceleration [rad/s^2]. Or ``q`` is a
+            recording with the channels ``q``, ``qd``, ``qdd`` and ``tau_s`` (and the others
+            are left out).
         tau : ndarray, shape (N,)
             Sensed joint torque [N m].
+        joint : int, optional
+            The joint of a several-joint recording.
 
         Returns
         -------
         self
+
+        Raises
+        ------
+        ValueError
+            Missing or non-finite samples, lengths that differ, too few samples (a missing
+            recording channel: :class:`paperlib.recordings.RecordingError`, a ``ValueError``).
         """
+        if is_recording(q):
+            q, qd, qdd, tau = recording_channels(q, ("q", "qd", "qdd", "tau_s"), joint=joint,
+                                                 who="BasisRegression.fit")
+        missing = [n for n, a in (("qd", qd), ("qdd", qdd), ("tau", tau)) if a is None]
+        if missing:
+            raise ValueError(f"BasisRegression.fit: {', '.join(missing)} missing")
         q, qd, qdd, y = (np.asarray(a, dtype=float).ravel() for a in (q, qd, qdd, tau))
         if not (q.size == qd.size == qdd.size == y.size):
             raise ValueError("BasisRegression.fit: q, qd, qdd, tau must have one length")
@@ -391,8 +415,12 @@ class BasisRegression:
 
     # -- use ---------------------------------------------------------------------------------
     def _check(self) -> None:
-        if not hasattr(self, "weights_"):
-            raise RuntimeError("BasisRegression: not fitted (call fit or from_dict first)")
+        self._check_fitted()
+
+    @property
+    def params_(self) -> np.ndarray:
+        """The weights (``weights_``), shape (n_columns,)."""
+        return self.weights_
 
     def predict(self, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray) -> np.ndarray:
         """Predicted intrinsic torque [N m] (eq. 6), shape (N,)."""
@@ -444,6 +472,14 @@ class BasisRegression:
             "selection": getattr(self, "selection_", None),
         }
 
+    def _to_json(self) -> dict[str, Any]:
+        return self.to_dict()
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "BasisRegression":
+        """Rebuild a fitted model from :meth:`to_json` output (enough to predict)."""
+        return cls.from_dict(d)
+
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "BasisRegression":
         """Rebuild a fitted model from :meth:`to_dict` output (enough to predict)."""
@@ -458,10 +494,10 @@ class BasisRegression:
         self = cls(alpha=alpha, orders=orders, detect_orders=False)
         self.basis_, self.alpha_, self.orders_, self.weights_ = basis, alpha, orders, weights
         std = d.get("std") or {}
-        self.std_ = np.array([float(std.get(n, np.nan)) for n in basis.names])
+        self.std_ = np.array([from_json_float(std.get(n)) for n in basis.names])
         self.rank_ = int(d.get("rank", -1))
-        self.residual_rms_ = float(d.get("residual_rms", np.nan))
-        self.tau_rms_ = float(d.get("tau_rms", np.nan))
+        self.residual_rms_ = from_json_float(d.get("residual_rms"))
+        self.tau_rms_ = from_json_float(d.get("tau_rms"))
         self.n_samples_ = int(d.get("n_samples", 0))
         self.selection_ = d.get("selection")
         return self

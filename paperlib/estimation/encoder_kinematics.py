@@ -29,8 +29,9 @@ parabolas); on a sinusoid of frequency f the estimates lag by the observer's gro
     ``exp(-2 pi bandwidth_hz T)`` (a critically damped third-order tracking differentiator,
     Ackermann's formula).
 
-The default ``jerk_psd`` (:data:`DEFAULT_JERK_PSD`) is a design choice for the 5R at 4 kHz with
-its 2^16-count motor encoders behind a 10:1 gear; see its comment.
+The default ``jerk_psd`` (:data:`DEFAULT_JERK_PSD`) is a design choice for the flagship paper's
+robot (4 kHz, 2^16-count motor encoders behind a 10:1 gear); see its comment. Pass another for
+another robot.
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ __all__ = ["EncoderObserver", "DEFAULT_JERK_PSD", "DEFAULT_BANDWIDTH_HZ", "METHO
 
 #: White-jerk power spectral density of the Kalman design [rad^2/s^5]. Chosen once, before the
 #: comparison, as the jerk level of the Table 3 motions held over one motion: (440 rad/s^3)^2 x
-#: 0.1 s ~ 2e4, rounded to 1e4 (with the 5R's 9.6 urad encoder step at 4 kHz this puts the
-#: bandwidth near 170 Hz).
+#: 0.1 s ~ 2e4, rounded to 1e4 (with the flagship robot's 9.6 urad encoder step at 4 kHz this
+#: puts the bandwidth near 170 Hz).
 DEFAULT_JERK_PSD = 1.0e4
 #: Bandwidth of the pole-placement design [Hz].
 DEFAULT_BANDWIDTH_HZ = 60.0

@@ -108,22 +108,11 @@ from typing import Any, Mapping
 import numpy as np
 
 from paperlib._jit import rt_njit
+from paperlib.estimation.ewrls_protocol import EWRLSProtocol
 
 __all__ = [
-    "EWRLS",
-    "RunHistory",
-    "forgetting_factor",
-    "floor_coefficient",
-    "ewrls_step",
-    "ewrls_run_kernel",
-    "UPDATED",
-    "GATED_OUT",
-    "REJECTED",
-    "C_SAMPLES",
-    "C_UPDATES",
-    "C_REJECTED",
-    "A_SSE_POST",
-    "A_SSE_PRIOR",
+    "EWRLS", "RunHistory", "forgetting_factor", "floor_coefficient", "ewrls_step", "ewrls_run_kernel",
+    "UPDATED", "GATED_OUT", "REJECTED", "C_SAMPLES", "C_UPDATES", "C_REJECTED", "A_SSE_POST", "A_SSE_PRIOR",
 ]
 
 #: Status codes returned by :func:`ewrls_step`.
@@ -440,12 +429,13 @@ def _check_finite(a: np.ndarray, name: str) -> None:
         )
 
 
-class EWRLS:
+class EWRLS(EWRLSProtocol):
     """Exponentially weighted, regularized recursive least squares (paper eq. 14).
 
     Configure in the constructor, feed samples with :meth:`update` (one) or :meth:`run`
-    (many, compiled loop); the learnt state is in :attr:`theta`, :attr:`P` and the
-    counters. See the module docstring for the cost minimized and the design choices.
+    (many, compiled loop), or ``fit`` / ``partial_fit`` (the estimator protocol,
+    :mod:`paperlib.estimation.ewrls_protocol`); the learnt state is in :attr:`theta`, :attr:`P`
+    and the counters. See the module docstring for the cost minimized and the design choices.
 
     Parameters
     ----------
@@ -579,15 +569,8 @@ class EWRLS:
 
     def config(self) -> dict[str, float | int]:
         """Constructor arguments (scalars) that reproduce this estimator."""
-        return {
-            "n_params": self.n_params,
-            "lam": self.lam,
-            "t_half": self.t_half,
-            "ts": self.ts,
-            "v_gate": self.v_gate,
-            "a_gate": self.a_gate,
-            "lambda_floor": self.lambda_floor,
-        }
+        return {"n_params": self.n_params, "lam": self.lam, "t_half": self.t_half, "ts": self.ts,
+                "v_gate": self.v_gate, "a_gate": self.a_gate, "lambda_floor": self.lambda_floor}
 
     def state(self) -> dict[str, np.ndarray]:
         """Everything needed to continue exactly where this estimator is (copies).
@@ -628,16 +611,9 @@ class EWRLS:
                                "ts", "v_gate", "a_gate", "lambda_floor") if k not in state]
         if missing:
             raise ValueError(f"EWR-RLS state is missing {missing}")
-        est = cls(
-            int(state["n_params"]),
-            pi0=np.asarray(state["pi0"]),
-            lam=float(state["lam"]),
-            t_half=float(state["t_half"]),
-            ts=float(state["ts"]),
-            v_gate=float(state["v_gate"]),
-            a_gate=float(state["a_gate"]),
-            lambda_floor=float(state["lambda_floor"]),
-        )
+        est = cls(int(state["n_params"]), pi0=np.asarray(state["pi0"]), lam=float(state["lam"]),
+                  t_half=float(state["t_half"]), ts=float(state["ts"]), v_gate=float(state["v_gate"]),
+                  a_gate=float(state["a_gate"]), lambda_floor=float(state["lambda_floor"]))
         n = est.n_params
         theta = np.asarray(state["theta"], dtype=np.float64)
         P = np.asarray(state["P"], dtype=np.float64)
@@ -808,7 +784,8 @@ class EWRLS:
         )
 
     def predict(self, Y: np.ndarray) -> np.ndarray:
-        """Model prediction ``Y theta`` for rows of shape (..., n) [N m]."""
+        """Model prediction ``Y theta`` for rows of shape (..., n) [N m] (after a first sample)."""
+        self._check_fitted()
         return np.asarray(Y, dtype=np.float64) @ self.theta
 
     def __repr__(self) -> str:

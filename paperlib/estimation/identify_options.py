@@ -1,6 +1,6 @@
 """The options of ``paperlib identify`` beyond the flagship paper: kinematics source, ``--model auto``, std.
 
-``--kinematics imu`` (default) uses the recording's ``qd``/``qdd`` (the IMU's, on the 5R);
+``--kinematics imu`` (default) uses the recording's ``qd``/``qdd`` (the IMU's, where the robot has them);
 ``--kinematics encoder[:METHOD[:key=value,...]]`` derives them from the encoder angle by a causal
 observer (:mod:`paperlib.estimation.encoder_kinematics`) and pairs them with the encoder and torque
 of the same sample (no IMU delay). ``--model auto`` scores the candidates of

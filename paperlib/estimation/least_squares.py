@@ -17,8 +17,8 @@ above ~10x the smallest, the parameter is poorly identified). :func:`essential_p
 removes, one at a time, the parameter with the largest relative standard deviation while the
 residual grows by less than a stated fraction.
 
-Estimators follow the project's shape: configure in the constructor, ``fit`` on data, learned
-values in trailing-underscore attributes.
+Estimators follow the project's protocol (:mod:`paperlib.estimation.protocol`): configure in the
+constructor, ``fit`` on data, learned values in trailing-underscore attributes.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
+
+from paperlib.estimation.protocol import EstimatorMixin, check_array, from_json_array, from_json_float
 
 __all__ = ["LinearLeastSquares", "stack_rows", "essential_parameters", "EssentialResult"]
 
@@ -61,7 +63,7 @@ def stack_rows(W: np.ndarray, tau: np.ndarray, mask: np.ndarray | None = None) -
 
 
 @dataclass
-class LinearLeastSquares:
+class LinearLeastSquares(EstimatorMixin):
     """OLS / WLS estimator with standard deviations.
 
     Parameters
@@ -88,6 +90,10 @@ class LinearLeastSquares:
     n_rows_ : int
     rms_ : ndarray, shape (n_joints,)
         Unweighted RMS residual per joint on the fitted rows [N m].
+    residual_rms_ : float
+        Unweighted RMS residual over all fitted rows [N m].
+    params_ : ndarray, shape (p,)
+        ``theta_`` (the protocol's name).
     """
 
     method: str = "ols"
@@ -100,6 +106,14 @@ class LinearLeastSquares:
     cond_: float = field(init=False, repr=False)
     n_rows_: int = field(init=False, repr=False)
     rms_: np.ndarray = field(init=False, repr=False)
+    residual_rms_: float = field(init=False, repr=False)
+
+    _fitted_attr = "theta_"
+
+    @property
+    def params_(self) -> np.ndarray:
+        """The estimate (``theta_``), shape (p,)."""
+        return self.theta_
 
     def __post_init__(self) -> None:
         if self.method not in ("ols", "wls"):
@@ -128,18 +142,27 @@ class LinearLeastSquares:
 
         Parameters
         ----------
-        A : ndarray, shape (m, p)
-        b : ndarray, shape (m,)
+        A : ndarray, shape (m, p), or (N, n, p) per-sample regressors
+        b : ndarray, shape (m,), or (N, n) torques (then stacked by :func:`stack_rows`)
         joint : ndarray of int, shape (m,), optional
             Joint of each row (required for ``"wls"``; default all rows one joint).
+
+        Returns
+        -------
+        self
 
         Raises
         ------
         ValueError
-            Fewer rows than parameters, or a rank-deficient regressor.
+            Non-finite or misshapen input, fewer rows than parameters, or a rank-deficient regressor.
         """
-        A = np.asarray(A, dtype=np.float64)
-        b = np.asarray(b, dtype=np.float64)
+        if np.ndim(A) == 3 and joint is None:
+            A, b, joint = stack_rows(check_array(A, "A", who="LinearLeastSquares.fit"),
+                                     check_array(b, "b", ndim=2, who="LinearLeastSquares.fit"))
+        A = check_array(A, "A", ndim=2, who="LinearLeastSquares.fit")
+        b = check_array(b, "b", shape=(A.shape[0],), who="LinearLeastSquares.fit")
+        if joint is not None:
+            joint = check_array(joint, "joint", shape=(A.shape[0],), who="LinearLeastSquares.fit")
         m, p = A.shape
         if m <= p:
             raise ValueError(f"need more rows than parameters ({p}); got {m}")
@@ -174,11 +197,38 @@ class LinearLeastSquares:
         self.cond_ = cond
         self.n_rows_ = m
         self.rms_ = np.array([np.sqrt(np.mean(r[joint == j] ** 2)) if np.any(joint == j) else np.nan for j in range(nj)])
+        self.residual_rms_ = float(np.sqrt(np.mean(r ** 2)))
         return self
 
     def predict(self, A: np.ndarray) -> np.ndarray:
         """``A @ theta_`` for rows (m, p) or per-sample regressors (N, n, p)."""
+        self._check_fitted()
         return np.asarray(A) @ self.theta_
+
+    def _to_json(self) -> dict[str, object]:
+        return {"method": self.method, "names": None if self.names is None else list(self.names),
+                "theta": self.theta_, "std": self.std_, "cov": self.cov_, "rel_std_percent": self.rel_std_,
+                "sigma": self.sigma_, "cond": self.cond_, "n_rows": self.n_rows_, "rms": self.rms_,
+                "residual_rms": self.residual_rms_, "units": "those of the rows (SI: N m)"}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "LinearLeastSquares":
+        """A fitted estimator from :meth:`to_json` output (enough to predict and report)."""
+        try:
+            self = cls(d.get("method", "ols"), d.get("names"))
+            self.theta_ = from_json_array(d["theta"])
+            self.std_ = from_json_array(d["std"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a LinearLeastSquares description ({type(exc).__name__}: {exc})") from None
+        p = self.theta_.size
+        self.cov_ = from_json_array(d["cov"]).reshape(p, p) if d.get("cov") is not None else np.full((p, p), np.nan)
+        self.rel_std_ = from_json_array(d["rel_std_percent"]) if "rel_std_percent" in d else np.full(p, np.nan)
+        self.sigma_ = from_json_array(d.get("sigma"))
+        self.cond_ = from_json_float(d.get("cond"))
+        self.n_rows_ = int(d.get("n_rows", 0))
+        self.rms_ = from_json_array(d.get("rms"))
+        self.residual_rms_ = from_json_float(d.get("residual_rms"))
+        return self
 
     def table(self) -> list[dict[str, float | str]]:
         """One dict per parameter: name, value, std, rel_std_percent."""
@@ -225,7 +275,7 @@ def essential_parameters(
     names : sequence of str
     method : {"ols", "wls"}
     ratio : float
-        Stop when ``max(rel_std) / min(rel_std) <= ratio`` (FIGAROH uses 30 for the TX40).
+        Stop when ``max(rel_std) / min(rel_std) <= ratio`` (FIGAROH uses 30 for a 6-DOF industrial arm).
     max_residual_increase : float
         Largest accepted relative growth of the residual norm.
     protect : sequence of str

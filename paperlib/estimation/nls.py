@@ -23,19 +23,23 @@ values as trailing-underscore attributes with standard deviations. :class:`Kosti
 ``scipy.optimize.least_squares`` (trust-region reflective, bounds ``k_f > 0``, ``0 <= m <= m_max``)
 from several starts: each start draws the four steepnesses ``m`` log-uniformly and solves the
 linear parameters for them by linear least squares, then all 16 move. :class:`CoulombViscousLS`
-is the paper's baseline ``f(v) = k_v v + f_c sign(v)`` by linear least squares.
+is the paper's baseline ``f(v) = k_v v + f_c sign(v)`` by linear least squares. Both follow
+:mod:`paperlib.estimation.protocol`: ``fit`` takes a :class:`FrictionData` (or a mapping with its
+fields ``tau``, ``E``, ``v``, ``J``), ``predict(data)`` gives the model torques (N, 3).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 from scipy.optimize import least_squares
 from threadpoolctl import threadpool_limits
 
 from paperlib.estimation.batch import weighted_lstsq
+from paperlib.estimation.protocol import EstimatorMixin, from_json_float
+from paperlib.estimation.uncertainty import gauss_newton_std
 from paperlib.friction.kostic import KosticLaw
 from paperlib.friction.polynomial import FrictionModel
 
@@ -83,6 +87,18 @@ class FrictionData:
         return self.tau.shape[0]
 
 
+def as_friction_data(data: Any, who: str) -> FrictionData:
+    """``data`` as :class:`FrictionData` (given one, or a mapping with its fields), refused clearly otherwise."""
+    if isinstance(data, FrictionData):
+        return data
+    if isinstance(data, Mapping):
+        missing = [k for k in ("tau", "E", "v", "J") if k not in data]
+        if missing:
+            raise ValueError(f"{who}: the data lack {missing} (need tau, E, v, J)")
+        return FrictionData(data["tau"], data["E"], data["v"], data["J"], dict(data.get("meta", {})))
+    raise ValueError(f"{who}: expected FrictionData or a mapping with tau, E, v, J; got {type(data).__name__}")
+
+
 def kostic_param_names() -> list[str]:
     """``k_f`` then ``k_v,i, f_1,i, f_2,i, m_1,i, m_2,i`` for i = 1..3 (16 names)."""
     return ["k_f"] + [f"{n}_{i}" for i in (1, 2, 3) for n in ("k_v", "f_1", "f_2", "m_1", "m_2")]
@@ -102,19 +118,15 @@ def _check_residual(residual: str) -> None:
 
 
 def _cov_std(Jac: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, float]:
-    """Standard deviations from the Gauss-Newton covariance s^2 (J^T J)^-1 (pseudo-inverse if singular)."""
-    m, p = Jac.shape
-    s2 = float(r @ r) / max(m - p, 1)
-    cov = np.linalg.pinv(Jac.T @ Jac) * s2
-    std = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    # a parameter the data do not move (e.g. the steepness of a tanh saturated over every sample)
-    # is undetermined: NaN, not the zero a pseudo-inverse would give it
-    col = np.linalg.norm(Jac, axis=0)
-    std[col < 1e-9 * max(col.max(), 1e-300)] = np.nan
-    return std, s2
+    """Standard deviations from the Gauss-Newton covariance s^2 (J^T J)^-1 (pseudo-inverse if singular).
+
+    A parameter the data do not move (e.g. the steepness of a tanh saturated over every sample)
+    is undetermined: NaN (:func:`paperlib.estimation.uncertainty.gauss_newton_std`).
+    """
+    return gauss_newton_std(Jac, r)
 
 
-class KosticNLS:
+class KosticNLS(EstimatorMixin):
     """Kostic friction of three drives and the common ratio k_f by multi-start NLS.
 
     Parameters
@@ -140,6 +152,7 @@ class KosticNLS:
     laws_ : list of KosticLaw (3,)
     cost_ : float             0.5 * sum of squared residuals at the best start
     rms_residual_ : float     RMS residual [N m (joint) or N (task)]
+    residual_rms_ : float     the same (the protocol's name)
     starts_ : list of dict    every start: initial and final parameters, cost, status
     """
 
@@ -198,12 +211,18 @@ class KosticNLS:
         return x
 
     # -- fit ----------------------------------------------------------------------------------
-    def fit(self, data: FrictionData) -> "KosticNLS":
+    def fit(self, data: FrictionData | Mapping[str, Any]) -> "KosticNLS":
         """Fit from every start; keep the lowest cost. Returns self.
 
         BLAS runs single-threaded during the fit: its matrices are small (rows x 16), and a
         threaded SVD on a busy 2-core machine was measured 70x slower than one thread.
+
+        Raises
+        ------
+        ValueError
+            Data with a missing field, a wrong shape or non-finite values, or too few samples.
         """
+        data = as_friction_data(data, "KosticNLS.fit")
         with threadpool_limits(limits=1):
             return self._fit(data)
 
@@ -236,8 +255,14 @@ class KosticNLS:
         self.k_f_, self.k_f_std_ = float(x[0]), float(std[0])
         self.laws_ = [KosticLaw.from_params(x[1 + 5 * i: 6 + 5 * i]) for i in range(3)]
         self.rms_residual_ = float(np.sqrt(np.mean(r**2)))
+        self.residual_rms_ = self.rms_residual_
         self.n_samples_ = data.n
         return self
+
+    def predict(self, data: FrictionData | Mapping[str, Any]) -> np.ndarray:
+        """Model drive torques ``k_f E + f(v)`` (N, 3) [N m] with the fitted parameters."""
+        self._check_fitted()
+        return self.predict_joint(self.params_, as_friction_data(data, "KosticNLS.predict"))
 
     @staticmethod
     def _canonical(x: np.ndarray) -> np.ndarray:
@@ -264,15 +289,39 @@ class KosticNLS:
             "starts": [{k: s[k] for k in ("start", "cost", "status", "nfev")} for s in self.starts_],
         }
 
+    def _to_json(self) -> dict[str, Any]:
+        return {**self.to_dict(), "config": self.get_params()}
 
-class CoulombViscousLS:
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "KosticNLS":
+        """A fitted estimator from :meth:`to_json` output (enough to predict)."""
+        names = kostic_param_names()
+        try:
+            cfg = dict(d.get("config") or {})
+            if "m_range" in cfg:
+                cfg["m_range"] = tuple(cfg["m_range"])
+            self = cls(**cfg)
+            self.params_ = np.array([from_json_float(d["params"][n]) for n in names])
+            self.std_ = np.array([from_json_float(d["std"][n]) for n in names])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a KosticNLS description ({type(exc).__name__}: {exc})") from None
+        self.cost_ = from_json_float(d.get("cost"))
+        self.k_f_, self.k_f_std_ = float(self.params_[0]), float(self.std_[0])
+        self.laws_ = [KosticLaw.from_params(self.params_[1 + 5 * i: 6 + 5 * i]) for i in range(3)]
+        self.rms_residual_ = self.residual_rms_ = from_json_float(d.get("rms_residual"))
+        self.n_samples_ = int(d.get("n_samples", 0))
+        self.starts_ = list(d.get("starts", []))
+        return self
+
+
+class CoulombViscousLS(EstimatorMixin):
     """The paper's baseline ``tau_i = k_f E_i + k_vi v_i + f_ci sign(v_i)`` by linear least squares.
 
     Uses the first-order odd polynomial of :mod:`paperlib.friction.polynomial` (``sign(v)`` and
     ``sign(v) |v| = v``) for the friction columns.
 
     Attributes (after :meth:`fit`): ``params_`` (7,) ``[k_f, f_c1, k_v1, f_c2, k_v2, f_c3, k_v3]``,
-    ``std_``, ``k_f_``, ``coulomb_`` (3,), ``viscous_`` (3,), ``rms_residual_``.
+    ``std_``, ``k_f_``, ``coulomb_`` (3,), ``viscous_`` (3,), ``rms_residual_`` (= ``residual_rms_``).
     """
 
     MODEL = FrictionModel(joints=(1, 2, 3), order=1, name="Coulomb + viscous")
@@ -290,8 +339,15 @@ class CoulombViscousLS:
                 G[:, i, 1 + 2 * i + k] = self.MODEL.torque(np.eye(6)[2 * i + k], data.v[:, i], i + 1)
         return _project(G, data.J, self.residual)
 
-    def fit(self, data: FrictionData) -> "CoulombViscousLS":
-        """Linear least squares; returns self."""
+    def fit(self, data: FrictionData | Mapping[str, Any]) -> "CoulombViscousLS":
+        """Linear least squares; returns self.
+
+        Raises
+        ------
+        ValueError
+            Data with a missing field, a wrong shape or non-finite values.
+        """
+        data = as_friction_data(data, "CoulombViscousLS.fit")
         A = self._rows(data)
         b = _project(data.tau[:, :, None], data.J, self.residual)[:, 0]
         sol = weighted_lstsq(A, b, what="Coulomb + viscous least squares")
@@ -303,11 +359,13 @@ class CoulombViscousLS:
         self.coulomb_ = x[[1, 3, 5]]
         self.viscous_ = x[[2, 4, 6]]
         self.rms_residual_ = float(np.sqrt(np.mean(r**2)))
+        self.residual_rms_ = self.rms_residual_
         self.n_samples_ = data.n
         return self
 
     def predict_joint(self, data: FrictionData) -> np.ndarray:
         """Model torques (N, 3) [N m]."""
+        self._check_fitted()
         return self.k_f_ * data.E + np.sign(data.v) * self.coulomb_ + data.v * self.viscous_
 
     def friction_curves(self, v: np.ndarray, per_k_f: bool = True) -> np.ndarray:
@@ -326,3 +384,28 @@ class CoulombViscousLS:
             "params": dict(zip(names, self.params_.tolist())), "std": dict(zip(names, self.std_.tolist())),
             "rms_residual": self.rms_residual_, "residual_units": "N m" if self.residual == "joint" else "N",
         }
+
+    def predict(self, data: FrictionData | Mapping[str, Any]) -> np.ndarray:
+        """Model drive torques (N, 3) [N m] with the fitted parameters."""
+        return self.predict_joint(as_friction_data(data, "CoulombViscousLS.predict"))
+
+    def _to_json(self) -> dict[str, Any]:
+        return self.to_dict()
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "CoulombViscousLS":
+        """A fitted estimator from :meth:`to_json` output."""
+        try:
+            self = cls(residual=str(d.get("residual", "task")))
+            names = self.param_names()
+            x = np.array([from_json_float(d["params"][n]) for n in names])
+            self.std_ = np.array([from_json_float(d["std"][n]) for n in names])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a CoulombViscousLS description ({type(exc).__name__}: {exc})") from None
+        self.params_ = x
+        self.k_f_, self.k_f_std_ = float(x[0]), float(self.std_[0])
+        self.coulomb_ = x[[1, 3, 5]]
+        self.viscous_ = x[[2, 4, 6]]
+        self.rms_residual_ = self.residual_rms_ = from_json_float(d.get("rms_residual"))
+        self.n_samples_ = int(d.get("n_samples", 0))
+        return self

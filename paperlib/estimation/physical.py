@@ -19,6 +19,10 @@ per joint) when given. The small ``lambda`` (relative to the data's scale) picks
 full vectors with the same base values, the one closest to the nominal model ``pi_ref``: the
 data say nothing about those directions. The data enter only through the QR factor of the
 weighted base regressor, so the program's size does not grow with the number of samples.
+
+The estimator follows :mod:`paperlib.estimation.protocol`; its ``params_`` are the base
+parameters ``beta_`` (what the data determine), with ``std_`` from the unconstrained weighted
+least-squares covariance ``s^2 (R^T R)^+`` (exact when no constraint is active at the solution).
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
+
+from paperlib.estimation.protocol import EstimatorMixin, check_array, from_json_array, from_json_float
 
 __all__ = ["PhysicalLeastSquares", "pseudo_inertia", "min_pseudo_inertia_eigenvalues"]
 
@@ -58,7 +64,7 @@ def _nonnegative(name: str) -> bool:
 
 
 @dataclass
-class PhysicalLeastSquares:
+class PhysicalLeastSquares(EstimatorMixin):
     """Physically consistent estimate by semidefinite programming.
 
     Parameters
@@ -87,6 +93,12 @@ class PhysicalLeastSquares:
         Smallest pseudo-inertia eigenvalue per link.
     status_ : str
         Solver status.
+    params_ : ndarray, shape (r,)
+        ``beta_`` (the protocol's name).
+    std_ : ndarray, shape (r,)
+        Standard deviations of the base parameters (module docstring) [their units].
+    residual_rms_ : float
+        Unweighted RMS of ``A_base beta_ - b`` [N m].
     """
 
     names: Sequence[str]
@@ -100,21 +112,43 @@ class PhysicalLeastSquares:
     beta_: np.ndarray = field(init=False, repr=False)
     min_eig_: np.ndarray = field(init=False, repr=False)
     status_: str = field(init=False, repr=False)
+    std_: np.ndarray = field(init=False, repr=False)
+    residual_rms_: float = field(init=False, repr=False)
+
+    _fitted_attr = "beta_"
+
+    @property
+    def params_(self) -> np.ndarray:
+        """The base parameters ``beta_``, shape (r,)."""
+        return self.beta_
 
     def fit(self, A_base: np.ndarray, b: np.ndarray, weights: np.ndarray | None = None) -> "PhysicalLeastSquares":
         """Fit on stacked base-regressor rows ``A_base`` (m, r) and torques ``b`` (m,).
 
         ``weights`` (m,) multiply rows (``1 / sigma_joint`` for WLS).
 
+        Returns
+        -------
+        self
+
         Raises
         ------
+        ValueError
+            Non-finite or misshapen input.
         RuntimeError
             When the solver does not reach an optimal solution (its status is named).
         """
         import cvxpy as cp
 
-        A = np.asarray(A_base, dtype=np.float64)
-        b = np.asarray(b, dtype=np.float64)
+        who = "PhysicalLeastSquares.fit"
+        A = check_array(A_base, "A_base", ndim=2, who=who)
+        b = check_array(b, "b", shape=(A.shape[0],), who=who)
+        K = np.asarray(self.K)
+        if A.shape[1] != K.shape[0]:
+            raise ValueError(f"{who}: A_base has {A.shape[1]} columns, K has {K.shape[0]} rows")
+        if weights is not None:
+            weights = check_array(weights, "weights", shape=(A.shape[0],), who=who)
+        A_rows, b_rows = A, b
         if weights is not None:
             A = A * weights[:, None]
             b = b * weights
@@ -151,4 +185,38 @@ class PhysicalLeastSquares:
         self.pi_ = np.asarray(pi.value, dtype=np.float64)
         self.beta_ = self.K @ self.pi_
         self.min_eig_ = min_pseudo_inertia_eigenvalues(self.pi_[: 10 * self.n_links])
+        rw = A @ self.beta_ - b
+        s2 = float(rw @ rw) / max(A.shape[0] - A.shape[1], 1)
+        self.std_ = np.sqrt(np.clip(np.diag(s2 * np.linalg.pinv(R.T @ R)), 0.0, None))
+        self.residual_rms_ = float(np.sqrt(np.mean((A_rows @ self.beta_ - b_rows) ** 2)))
+        return self
+
+    def predict(self, A_base: np.ndarray) -> np.ndarray:
+        """Torques ``A_base @ beta_`` for base-regressor rows (m, r) or per-sample (N, n, r) [N m]."""
+        self._check_fitted()
+        return np.asarray(A_base, dtype=np.float64) @ self.beta_
+
+    def _to_json(self) -> dict[str, object]:
+        return {"names": list(self.names), "n_links": self.n_links, "K": np.asarray(self.K),
+                "pi_ref": np.asarray(self.pi_ref), "lam": self.lam, "eps": self.eps, "solver": self.solver,
+                "pi": self.pi_, "beta": self.beta_, "std": self.std_, "min_eig": self.min_eig_,
+                "status": self.status_, "residual_rms": self.residual_rms_,
+                "units": {"residual_rms": "N m", "min_eig": "kg m^2"}}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "PhysicalLeastSquares":
+        """A fitted estimator from :meth:`to_json` output."""
+        try:
+            K = from_json_array(d["K"])
+            self = cls(list(d["names"]), int(d["n_links"]), K.reshape(len(d["K"]), -1),
+                       from_json_array(d["pi_ref"]), lam=float(d["lam"]), eps=float(d["eps"]),
+                       solver=str(d["solver"]))
+            self.pi_ = from_json_array(d["pi"])
+            self.beta_ = from_json_array(d["beta"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a PhysicalLeastSquares description ({type(exc).__name__}: {exc})") from None
+        self.std_ = from_json_array(d.get("std"))
+        self.min_eig_ = from_json_array(d.get("min_eig"))
+        self.status_ = str(d.get("status", ""))
+        self.residual_rms_ = from_json_float(d.get("residual_rms"))
         return self

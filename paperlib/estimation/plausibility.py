@@ -7,8 +7,8 @@ rules:
 
 * **Drive gains** ``pi_pds`` (actual / nominal torque of each drive) outside
   :data:`DRIVE_GAIN_BAND` = 0.7-1.3. A drive's torque constant, gear efficiency and current
-  scaling put its real gain within about 10-20 % of the datasheet's (the 5R twin assumes 0.93
-  and 1.06); a gain off by more than 30 % points to a unit or scaling error (torque in % of
+  scaling put its real gain within about 10-20 % of the datasheet's (the flagship's twin, for
+  one, assumes 0.93 and 1.06); a gain off by more than 30 % points to a unit or scaling error (torque in % of
   rated, in mN m, on the wrong side of the gearbox), a wrong gear ratio, or torques that do not
   explain the motion.
 * **No convergence**: the window criterion (:mod:`paperlib.estimation.convergence`, the one the
@@ -22,9 +22,9 @@ rules:
 :func:`truth_errors` compares the estimate with the truth a twin recording carries (its
 ``truth`` attribute and, where logged, the ``Q_F_true`` channel): the error of each drive gain,
 and the RMS difference between the identified friction model and the twin's true friction
-Lagrangian components along the recording (the twin's friction is a LuGre law on five joints, so
-a polynomial of the active joints cannot match it exactly: this error is the model's as well as
-the estimate's).
+Lagrangian components along the recording (a twin's friction law, e.g. a LuGre law on every joint of a closed chain, need not be of the
+identified model's form, so that the model cannot match it exactly: this error is the model's as
+well as the estimate's).
 """
 
 from __future__ import annotations
@@ -139,8 +139,8 @@ def truth_errors(ds: xr.Dataset, res: Any, robot: Any = None) -> dict[str, Any] 
         if fr is not None:
             out["friction"] = fr
             out["note"] = ("friction: RMS of (model - truth) of the friction Lagrangian components over the samples "
-                           "the gate admits; the twin's friction is a LuGre law on all five joints, so this error is "
-                           "the friction model's as well as the estimate's")
+                           "the gate admits; the twin's friction law need not be of the identified model's form, so this "
+                           "error is the friction model's as well as the estimate's")
     return out or None
 
 

@@ -10,7 +10,7 @@ The pipeline, each step stated in the result's ``config``:
 2. **Motion and hold-out.** Samples within ``edge_periods / cutoff_hz`` of the file's ends
    (filter transients) are dropped. The motion spans from the first to the last sample where any joint
    moves faster than ``motion_threshold``; the last ``holdout_fraction`` of that span is held out
-   for validation (the TX40 stands still for its last ~1.5 s: holding out the last samples of
+   for validation (a recorded arm may stand still for its last seconds: holding out the last samples of
    the *file* would validate on rest).
 3. **Regressor and base parameters.** The full regressor of the arm
    (:meth:`paperlib.robots.serial.SerialArm.regressor`) reduced to its base columns (QR on
@@ -223,7 +223,7 @@ def identify(arm: SerialArm, data: Prepared, cfg: IdentificationConfig, bp: Base
         rel = np.where(beta != 0, 100.0 * std / np.abs(beta), np.inf)
     fv = [_param(bp, beta, f"fv{j + 1}") for j in range(arm.n)]
     # the coefficient of qd_j in joint j's own row, a coupled motor's direct part included
-    # (the convention of Gautier et al. and of FIGAROH / BIRDy's TX40: fv5 + fvm6, fv6 + fvm6)
+    # (the convention of Gautier et al. and of FIGAROH / BIRDy: for coupled joints 5, 6, fv5 + fvm6, fv6 + fvm6)
     fv_total = list(fv)
     for cp in arm.couplings:
         fvm = _param(bp, beta, f"fvm{cp.name}")
@@ -318,7 +318,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     ss = p.add_subparsers(dest="serial_command", metavar="SERIAL_COMMAND")
     ident = ss.add_parser("identify", help="identify base and friction parameters of a serial arm from a recording")
     ident.add_argument("recording", help="recording (.nc, schema 2) with q and joint-side torques")
-    ident.add_argument("--robot", required=True, help="robot name in data/robots/ (e.g. tx40) or a URDF path")
+    ident.add_argument("--robot", required=True, help="robot name (a file stem in data/robots/) or a URDF path")
     ident.add_argument("--method", choices=("ols", "wls", "sdp"), default="wls",
                        help="ordinary / per-joint weighted least squares, or physically consistent SDP (default wls)")
     ident.add_argument("--holdout-fraction", type=float, default=0.2,

@@ -27,6 +27,8 @@ Discretisation (Algorithm 1, line 3). The parallel form of eq. 12 is advanced ex
 zero-order hold on W_f: ``x_i(k) = e^{-dt/tau_i} x_i(k-1) + c_i tau_i (1 - e^{-dt/tau_i}) W_f(k)``,
 ``T(k) = T0 + x_1(k) + x_2(k)``; eliminating the two modes gives the paper's second-order
 difference equation in T(k-1), T(k-2).
+
+:class:`DoubleExponential` and :class:`ThermalModel` follow :mod:`paperlib.estimation.protocol`.
 """
 
 from __future__ import annotations
@@ -40,9 +42,11 @@ import numpy as np
 import scipy.optimize
 
 from paperlib.estimation.plateaus import eq4_torque
+from paperlib.estimation.protocol import EstimatorMixin, check_array, from_json_float
+from paperlib.estimation.uncertainty import gauss_newton_std
 
 __all__ = [
-    "DEFAULT_ALPHA_PER_K", "DoubleExpFit", "double_exponential", "fit_double_exponential",
+    "DEFAULT_ALPHA_PER_K", "DoubleExpFit", "double_exponential", "fit_double_exponential", "DoubleExponential",
     "WarmUp", "block_power", "simulate_gain", "algorithm1", "ThermalModel",
     "friction_ratio", "choose_threshold", "alarms",
 ]
@@ -176,6 +180,81 @@ def fit_double_exponential(t_min: np.ndarray, y: np.ndarray, *,
     x, s = _linear_part(t, y, t1, t2)
     return DoubleExpFit(t1_min=t1, t2_min=t2, y_hot=float(x[0]), a1=float(x[1]), a2=float(x[2]),
                         rms=math.sqrt(s / t.size), n=int(t.size))
+
+
+class DoubleExponential(EstimatorMixin):
+    """:func:`fit_double_exponential` as an estimator of the protocol (same numbers).
+
+    Parameters
+    ----------
+    t1_bounds, t2_bounds, grid
+        As for :func:`fit_double_exponential` [min].
+
+    Attributes (after :meth:`fit`)
+    ------------------------------
+    result_ : DoubleExpFit
+    params_ : ndarray, shape (5,)
+        ``[t1_min, t2_min, y_hot, a1, a2]`` ([min], [min], [N m], [N m], [N m]).
+    std_ : ndarray, shape (5,)
+        Their standard deviations (Gauss-Newton at the solution).
+    residual_rms_ : float
+        [N m].
+    cold_hot_ratio_ : float
+        ``y(0) / y_hot``.
+    """
+
+    PARAM_NAMES = ("t1_min", "t2_min", "y_hot", "a1", "a2")
+
+    def __init__(self, t1_bounds: tuple[float, float] | None = None,
+                 t2_bounds: tuple[float, float] = (2.0, 300.0), grid: int = 40) -> None:
+        self.t1_bounds = t1_bounds
+        self.t2_bounds = t2_bounds
+        self.grid = grid
+
+    def fit(self, t_min: np.ndarray, y: np.ndarray) -> "DoubleExponential":
+        """Fit ``y(t)`` [N m] at times ``t_min`` [min], both (m,) with m >= 5; returns self."""
+        t = check_array(t_min, "t_min", ndim=1, who="DoubleExponential.fit")
+        y = check_array(y, "y", shape=t.shape, who="DoubleExponential.fit")
+        f = fit_double_exponential(t, y, t1_bounds=self.t1_bounds, t2_bounds=self.t2_bounds, grid=self.grid)
+        self._set(f)
+        e1, e2 = np.exp(-t / f.t1_min), np.exp(-t / f.t2_min)
+        J = np.stack([f.a1 * e1 * t / f.t1_min ** 2, f.a2 * e2 * t / f.t2_min ** 2, np.ones_like(t), e1, e2], axis=1)
+        self.std_, _ = gauss_newton_std(J, y - f(t))
+        return self
+
+    def _set(self, f: DoubleExpFit) -> None:
+        self.result_ = f
+        self.params_ = np.array([f.t1_min, f.t2_min, f.y_hot, f.a1, f.a2])
+        self.residual_rms_ = f.rms
+        self.cold_hot_ratio_ = f.cold_hot_ratio
+
+    def predict(self, t_min: np.ndarray) -> np.ndarray:
+        """``y`` [N m] at times ``t_min`` [min], same shape."""
+        self._check_fitted()
+        return self.result_(t_min)
+
+    def _to_json(self) -> dict[str, Any]:
+        return {"config": self.get_params(), **self.result_.as_dict(),
+                "std": dict(zip(self.PARAM_NAMES, self.std_)), "units": {"t1_min": "min", "t2_min": "min",
+                                                                         "y_hot": "N m", "a1": "N m", "a2": "N m"}}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "DoubleExponential":
+        """A fitted estimator from :meth:`to_json` output."""
+        try:
+            cfg = dict(d.get("config") or {})
+            for k in ("t1_bounds", "t2_bounds"):
+                if cfg.get(k) is not None:
+                    cfg[k] = tuple(cfg[k])
+            self = cls(**cfg)
+            f = DoubleExpFit(*(float(d[k]) for k in cls.PARAM_NAMES[:2]), *(float(d[k]) for k in cls.PARAM_NAMES[2:]),
+                             rms=from_json_float(d.get("rms")), n=int(d.get("n", 0)))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a DoubleExponential description ({type(exc).__name__}: {exc})") from None
+        self._set(f)
+        std = d.get("std") or {}
+        self.std_ = np.array([from_json_float(std.get(k)) for k in cls.PARAM_NAMES])
+        return self
 
 
 # ------------------------------------------------------------------------------------------------
@@ -387,7 +466,7 @@ def _run_fit(w: WarmUp, g1: float, g2: float, tau1: float, tau2: float, iters: i
 
 
 @dataclass
-class ThermalModel:
+class ThermalModel(EstimatorMixin):
     """Eq. 12 + eq. 14 for one joint, identified from warm-up runs (scikit-learn shape).
 
     Parameters
@@ -418,8 +497,15 @@ class ThermalModel:
     tau0_runs_ : ndarray
         Cold level of each run [N m].
     rms_ : float
-        RMS residual over all runs [N m].
+        RMS residual over all runs [N m] (``residual_rms_``, the protocol's name).
+    params_ : ndarray, shape (4,)
+        ``[g1_, g2_, tau1_s_, tau2_s_]`` ([1/W], [1/W], [s], [s]).
+    std_ : ndarray, shape (4,)
+        Their standard deviations (Gauss-Newton on the fit's residual, cold levels profiled out,
+        by central differences).
     """
+
+    PARAM_NAMES = ("g1", "g2", "tau1_s", "tau2_s")
 
     alpha: float = DEFAULT_ALPHA_PER_K
     T0: float = 20.0
@@ -436,6 +522,21 @@ class ThermalModel:
     k0_: np.ndarray = field(default_factory=lambda: np.full(4, np.nan), init=False)
     tau0_runs_: np.ndarray = field(default_factory=lambda: np.zeros(0), init=False)
     rms_: float = field(default=float("nan"), init=False)
+    std_: np.ndarray = field(default_factory=lambda: np.full(4, np.nan), init=False)
+
+    def is_fitted(self) -> bool:
+        """Whether ``fit`` (or ``from_dict``) has set the time constants."""
+        return math.isfinite(self.tau1_s_)
+
+    @property
+    def params_(self) -> np.ndarray:
+        """``[g1_, g2_, tau1_s_, tau2_s_]``."""
+        return np.array([self.g1_, self.g2_, self.tau1_s_, self.tau2_s_])
+
+    @property
+    def residual_rms_(self) -> float:
+        """``rms_`` [N m]."""
+        return self.rms_
 
     # -- derived --------------------------------------------------------------------------------
     @property
@@ -454,7 +555,27 @@ class ThermalModel:
         ----------
         runs : sequence of WarmUp
             At least two runs, ideally with different W_f,rms.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        ValueError
+            No usable run, a run with non-finite or misshapen arrays, or segment times that do
+            not increase.
         """
+        if isinstance(runs, WarmUp):
+            runs = [runs]
+        for i, r in enumerate(runs):
+            if not isinstance(r, WarmUp):
+                raise ValueError(f"ThermalModel.fit: run {i} is a {type(r).__name__}, not a WarmUp")
+            who = f"ThermalModel.fit (run {i} {r.label!r})"
+            t = check_array(r.t_min, "t_min", ndim=1, who=who)
+            check_array(r.friction_ref, "friction_ref", shape=t.shape, who=who)
+            check_array(r.power_first, "power_first", ndim=1, who=who)
+            check_array(r.k_first, "k_first", shape=(4,), who=who)
         runs = [r for r in runs if r.friction_ref.size >= 3]
         if len(runs) < 1:
             raise ValueError("thermal model: no warm-up run with >= 3 friction segments")
@@ -507,7 +628,32 @@ class ThermalModel:
         self.tau0_ = float(np.mean(t0s))
         self.k0_ = np.mean(ks, axis=0)
         self.rms_ = math.sqrt(sq / n)
+        self.std_ = self._std(runs)
         return self
+
+    def _residuals(self, runs: Sequence[WarmUp], x: np.ndarray) -> np.ndarray:
+        out = []
+        for r in runs:
+            t0, m = _run_fit(r, x[0], x[1], x[2], x[3])
+            out.append(r.friction_ref - t0 * m)
+        return np.concatenate(out)
+
+    def _std(self, runs: Sequence[WarmUp]) -> np.ndarray:
+        x = self.params_
+        J = np.empty((sum(r.friction_ref.size for r in runs), 4))
+        for k in range(4):
+            h = 1e-6 * max(abs(x[k]), 1e-12)
+            xp, xm = x.copy(), x.copy()
+            xp[k] += h
+            xm[k] -= h
+            J[:, k] = (self._residuals(runs, xp) - self._residuals(runs, xm)) / (2 * h)
+        return gauss_newton_std(J, self._residuals(runs, x), n_extra=len(runs))[0]
+
+    def predict(self, qd: np.ndarray, fs: float, t_min: np.ndarray, *, block_s: float = 1.0) -> np.ndarray:
+        """Friction at the reference speed at times ``t_min`` [min] of a run from rest [N m]
+        (:meth:`predict_reference` with the thermal model), shape (m,)."""
+        self._check_fitted()
+        return self.predict_reference(qd, fs, t_min, block_s=block_s)
 
     # -- predict --------------------------------------------------------------------------------
     def gain(self, power0: np.ndarray, block_s: float) -> np.ndarray:
@@ -536,6 +682,7 @@ class ThermalModel:
         ndarray, shape (m,)
             [N m].
         """
+        self._check_fitted("predict_reference")
         t_min = np.asarray(t_min, dtype=float)
         if not thermal:
             return np.full(t_min.shape, self.tau0_)
@@ -555,6 +702,32 @@ class ThermalModel:
                 "k0": [float(x) for x in self.k0_], "tau0_runs": [float(x) for x in self.tau0_runs_],
                 "rms": self.rms_}
 
+    def _to_json(self) -> dict[str, Any]:
+        return {"config": self.get_params(), **self.to_dict(), "params": dict(zip(self.PARAM_NAMES, self.params_)),
+                "std": dict(zip(self.PARAM_NAMES, self.std_)),
+                "units": {"c1": "K/J", "c2": "K/J", "tau1_min": "min", "tau2_min": "min", "alpha": "1/K",
+                          "T0": "degC", "tau0": "N m", "rms": "N m", "std": "g: 1/W, tau: s"}}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "ThermalModel":
+        """A fitted model from :meth:`to_json` output (enough to predict)."""
+        try:
+            m = cls.from_dict(d)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a ThermalModel description ({type(exc).__name__}: {exc})") from None
+        cfg = dict(d.get("config") or {})
+        for k in ("tau1_bounds_min", "tau2_bounds_min"):
+            if k in cfg:
+                setattr(m, k, tuple(cfg[k]))
+        for k in ("seed", "maxiter", "popsize"):
+            if k in cfg:
+                setattr(m, k, int(cfg[k]))
+        if "params" in d:  # the exact values (the c's of to_dict lose the last bits of g)
+            m.g1_, m.g2_, m.tau1_s_, m.tau2_s_ = (float(d["params"][k]) for k in cls.PARAM_NAMES)
+        std = d.get("std") or {}
+        m.std_ = np.array([from_json_float(std.get(k)) for k in cls.PARAM_NAMES])
+        return m
+
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "ThermalModel":
         m = cls(alpha=float(d["alpha"]), T0=float(d.get("T0", 20.0)))
@@ -565,7 +738,7 @@ class ThermalModel:
         m.tau0_ = float(d["tau0"])
         m.k0_ = np.asarray(d["k0"], dtype=float)
         m.tau0_runs_ = np.asarray(d.get("tau0_runs", []), dtype=float)
-        m.rms_ = float(d.get("rms", float("nan")))
+        m.rms_ = from_json_float(d.get("rms"))
         return m
 
 

@@ -27,13 +27,41 @@ from typing import Any
 import numpy as np
 
 __all__ = ["STD_RULE", "CORRECTED_RULE", "autocorrelation_time", "residuals", "parameter_std",
-           "polynomial_truth", "coverage", "friction_band"]
+           "polynomial_truth", "coverage", "friction_band", "gauss_newton_std"]
 
 STD_RULE = ("std = sqrt(s^2 diag(P)): P the EWR-RLS covariance at the end of the run, s^2 = sum of squared "
             "summed-row residuals of the final estimate over the samples that updated it / (n_inf - n_pi)")
 CORRECTED_RULE = ("std_corrected = std sqrt(tau): tau the integrated autocorrelation time of those residuals "
                   "(samples; batch means over 50 contiguous blocks), i.e. n_inf / tau independent samples")
 
+
+def gauss_newton_std(Jac: np.ndarray, r: np.ndarray, n_extra: int = 0) -> tuple[np.ndarray, float]:
+    """Standard deviations from the Gauss-Newton covariance ``s^2 (J^T J)^+`` of a least-squares fit.
+
+    Parameters
+    ----------
+    Jac : ndarray, shape (m, p)
+        Jacobian of the residual at the solution.
+    r : ndarray, shape (m,)
+        Residual at the solution.
+    n_extra : int
+        Further parameters fitted besides the p (profiled out), for the degrees of freedom.
+
+    Returns
+    -------
+    std : ndarray, shape (p,)
+        NaN for a parameter the data do not move (a column of ``Jac`` ~0), not the zero a
+        pseudo-inverse would give it.
+    s2 : float
+        ``|r|^2 / max(m - p - n_extra, 1)``.
+    """
+    m, p = Jac.shape
+    s2 = float(r @ r) / max(m - p - n_extra, 1)
+    cov = np.linalg.pinv(Jac.T @ Jac) * s2
+    std = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    col = np.linalg.norm(Jac, axis=0)
+    std[col < 1e-9 * max(col.max(), 1e-300)] = np.nan
+    return std, s2
 
 
 def autocorrelation_time(e: np.ndarray, n_blocks: int = 50) -> float:
