@@ -23,6 +23,9 @@ BENCH_MODULES: tuple[str, ...] = (
     "paperlib.experiments.industrial.thermal_bench",
 )
 
+#: Modules whose ``benchmarks(robot)`` run on a robot model, and that robot's name (:func:`paperlib.robots.load`).
+BENCH_ROBOTS: dict[str, str] = {"paperlib.control.bench": "five_bar"}
+
 
 def collect(only: list[str] | None = None) -> dict[str, Callable[[], float]]:
     found: dict[str, Callable[[], float]] = {}
@@ -33,7 +36,12 @@ def collect(only: list[str] | None = None) -> dict[str, Callable[[], float]]:
             if exc.name == name:
                 continue
             raise
-        found.update(module.benchmarks())
+        if name in BENCH_ROBOTS:
+            from paperlib.robots import load
+
+            found.update(module.benchmarks(load(BENCH_ROBOTS[name])))
+        else:
+            found.update(module.benchmarks())
     if only:
         unknown = sorted(set(only) - set(found))
         if unknown:
