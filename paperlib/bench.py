@@ -21,6 +21,9 @@ BENCH_MODULES: tuple[str, ...] = (
     "paperlib.estimation.bench",
 )
 
+#: Modules whose ``benchmarks(robot)`` run on a robot model, and that robot's name (:func:`paperlib.robots.load`).
+BENCH_ROBOTS: dict[str, str] = {"paperlib.control.bench": "five_bar"}
+
 
 def bench_modules() -> list[str]:
     """The layers' bench modules, then the rooms' (room registry order)."""
@@ -39,7 +42,12 @@ def collect(only: list[str] | None = None) -> dict[str, Callable[[], float]]:
             if exc.name == name:
                 continue
             raise
-        found.update(module.benchmarks())
+        if name in BENCH_ROBOTS:
+            from paperlib.robots import load
+
+            found.update(module.benchmarks(load(BENCH_ROBOTS[name])))
+        else:
+            found.update(module.benchmarks())
     if only:
         unknown = sorted(set(only) - set(found))
         if unknown:

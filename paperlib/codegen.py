@@ -136,8 +136,8 @@ def generate_serial(robot: str) -> str:
 
     toml = ROBOTS_DIR / f"{robot}.toml"
     arm = SerialArm.from_toml(toml, kernel=None)
-    sources = [PACKAGE / "symbolic" / "serial.py", PACKAGE / "symbolic" / "emit.py", PACKAGE / "robots" / "serial.py", toml,
-               Path(__file__)]
+    sources = [PACKAGE / "symbolic" / "serial.py", PACKAGE / "symbolic" / "emit.py",
+               *sorted((PACKAGE / "robots" / "serial").glob("*.py")), toml, Path(__file__)]
     model = SerialRegressorModel(arm)
     src, n_ops = emit_kernel(model.kernel_spec("inertial_regressor"), model.preamble_symbols())
     n = arm.n

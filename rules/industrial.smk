@@ -18,7 +18,8 @@ IND_NB = "01_tx40_identification"
 IND_FIGS = [f"{IND_FIG}/{IND_NB.split('_')[0]}_tx40_{n}.{ext}" for n in ("validation", "stability", "friction")
             for ext in ("png", "svg", "json")]
 IND_CODE = sorted(glob.glob("paperlib/estimation/*.py") + glob.glob("paperlib/experiments/industrial/*.py")
-                  + ["paperlib/robots/serial.py", "paperlib/data/tx40.py", "paperlib/data/registry.py",
+                  + glob.glob("paperlib/robots/serial/*.py")
+                  + ["paperlib/data/tx40.py", "paperlib/data/registry.py",
                      "paperlib/data/registry.toml", "paperlib/control/excitation.py", "data/robots/tx40.toml"])
 
 PAPER_TARGETS["industrial"] = [f"{IND_RES}/{IND_NB}.json", f"{IND_RES}/notebooks/{IND_NB}.ipynb", *IND_FIGS,

@@ -6,7 +6,7 @@ convergence). This module holds the settings (:class:`ControllerConfig`), the st
 (:class:`StepStatus`) and :class:`Controller`, which owns the step's preallocated state: two
 buffers whose named views and packed call are generated from one table
 (:mod:`paperlib.control.step_arrays`). The robot's kernels are the robot's own
-(``robot.kernels``, :mod:`paperlib.robots.kernel_sets`): nothing here knows the 5R.
+(``robot.kernels``, :mod:`paperlib.robots.kernel_sets`): nothing here knows a particular robot.
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ class Controller:
     config : ControllerConfig
         Controller and estimator settings.
     sample_rate_hz : float
-        Control rate [Hz] (the 5R paper: 4 kHz). Required: the estimator's forgetting factor
+        Control rate [Hz] (the flagship paper: 4 kHz). Required: the estimator's forgetting factor
         depends on it.
     kp, kd : array_like, optional
         Feedback gains [N m/rad], [N m s/rad]; default from the robot description.

@@ -19,9 +19,11 @@ does that from the encoder angle ``q`` and the drive torque alone:
 5. :func:`plateau_friction` runs all of it over a recording and evaluates each segment's eq. 4 at
    the reference speed, 60 % of the joint's fastest plateau in the recording.
 
-No robot model is needed: joints whose axis is vertical during their segment carry no gravity,
-and a robot the compendium does not know is handled by applying eq. 11 to every joint (with a
-warning), which costs two parameters per segment and changes nothing where gravity is absent.
+No dynamic model is needed: joints whose axis is vertical during their segment carry no gravity.
+Which joints those are is the robot's (``gravity_joints`` of its model, e.g. the ``[plateaus]``
+table of ``data/robots/tx40.toml``); a robot the compendium does not know is handled by applying
+eq. 11 to every joint (with a warning), which costs two parameters per segment and changes nothing
+where gravity is absent.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from paperlib.friction.polynomial import FrictionModel
 from paperlib.signals import zero_phase_derivatives
 
 __all__ = [
-    "EQ4", "GRAVITY_JOINTS", "REFERENCE_FRACTION", "Plateau", "JointFriction",
+    "EQ4", "GRAVITY_JOINTS", "REFERENCE_FRACTION", "Plateau", "JointFriction", "robot_gravity_joints",
     "derive_kinematics", "detect_plateaus", "group_segments", "eq4_columns", "fit_eq4",
     "eq4_torque", "segment_friction", "plateau_friction", "recording_friction",
 ]
@@ -46,13 +48,13 @@ EQ4 = FrictionModel(joints=(1,), order=3, symmetric=True, name="paper 001, eq. 4
 """Eq. 4 is the symmetric order-3 polynomial: columns sign(v) |v|^k, k = 0..3."""
 
 GRAVITY_JOINTS: dict[str, tuple[int, ...]] = {
-    "tx40": (2, 3),
     "efort_er3a_c60": (2, 3),
 }
-"""Joints (labels) whose friction segments carry gravity, for the robots the compendium knows.
+"""Joints (labels) whose friction segments carry gravity, for robots the compendium has no model of.
 
-Paper 001 puts the robot in configurations where the axes of joints 1, 4, 5 and 6 are vertical
-and removes gravity by eq. 11 for joints 2 and 3; the TX40 twin's campaign does the same."""
+Paper 001 puts its EFORT robots (no public model or data) in configurations where the axes of
+joints 1, 4, 5 and 6 are vertical and removes gravity by eq. 11 for joints 2 and 3. A robot with
+a model states its own (:func:`robot_gravity_joints`)."""
 
 REFERENCE_FRACTION = 0.6
 """Reference speed of the friction-versus-time curves: 60 % of the fastest plateau (Figs. 6-7)."""
@@ -392,6 +394,31 @@ def plateau_friction(time: np.ndarray, q: np.ndarray, tau: np.ndarray, joints: S
     return out
 
 
+def robot_gravity_joints(robot: str) -> tuple[int, ...] | None:
+    """Labels of the joints whose friction segments carry gravity, for a robot named in a recording.
+
+    Parameters
+    ----------
+    robot : str
+        The recording's ``robot`` attribute.
+
+    Returns
+    -------
+    tuple of int or None
+        The robot model's ``gravity_joints`` (:func:`paperlib.robots.load`, e.g. the ``[plateaus]``
+        table of ``data/robots/tx40.toml``), else :data:`GRAVITY_JOINTS`; ``None`` if neither says.
+    """
+    from paperlib.robots import load
+
+    try:
+        stated = getattr(load(robot), "gravity_joints", None)
+    except ValueError:  # no model of this robot
+        stated = None
+    if stated is not None:
+        return tuple(int(j) for j in stated)
+    return GRAVITY_JOINTS.get(robot)
+
+
 def _torque_channel(ds: xr.Dataset, name: str) -> str:
     for ch in ("tau_m", "tau_s", "tau_tgt"):
         if ch in ds:
@@ -410,7 +437,7 @@ def recording_friction(ds: xr.Dataset, name: str = "<dataset>", *,
     name : str
         File name for messages.
     gravity_joints : sequence of int, optional
-        Default: from :data:`GRAVITY_JOINTS` for known robots; for an unknown robot eq. 11 is
+        Default: the robot's (:func:`robot_gravity_joints`); for an unknown robot eq. 11 is
         applied to every joint, with a warning.
     **kwargs
         Passed to :func:`plateau_friction`.
@@ -421,9 +448,8 @@ def recording_friction(ds: xr.Dataset, name: str = "<dataset>", *,
     robot = str(ds.attrs.get("robot", "")).lower()
     joints = [int(j) for j in ds["joint"].values]
     if gravity_joints is None:
-        if robot in GRAVITY_JOINTS:
-            gravity_joints = GRAVITY_JOINTS[robot]
-        else:
+        gravity_joints = robot_gravity_joints(robot)
+        if gravity_joints is None:
             warnings.warn(f"{name}: the compendium has no model of robot {robot!r}: gravity is "
                           "removed by eq. 11 on every joint", stacklevel=2)
             gravity_joints = joints

@@ -345,9 +345,9 @@ def run_session(
         then (there is no cycle to record). Faults *during* the loop do not raise: they end
         the run safely and are reported in the result and the recording's ``fault``.
     """
-    from paperlib.control.trajectories import TABLE3_BOUNDS, random_point_to_point
+    from paperlib.control.trajectories import random_point_to_point
     from paperlib.recordings import RecordingError, read_recording, validate, write_recording
-    from paperlib.control.planning import planning_polygon
+    from paperlib.control.planning import motion_bounds, planning_polygon
 
     say = log or (lambda s: None)
     if controller not in ctl.CONTROLLER_SWITCHES:
@@ -395,7 +395,7 @@ def run_session(
         keepalive = getattr(rig, "keepalive", None)
         ctx = keepalive() if keepalive is not None else _null()
         with ctx:
-            traj = random_point_to_point(polygon, duration_s, seed, TABLE3_BOUNDS, dwell_s=dwell_s, start=q_now)
+            traj = random_point_to_point(polygon, duration_s, seed, motion_bounds(robot), dwell_s=dwell_s, start=q_now)
             _, q_sp, qd_sp, qdd_sp = traj.sample_rate(rate)
             if q_sp.shape[0] < n_slots:  # hold the last setpoint
                 pad = n_slots - q_sp.shape[0]

@@ -28,10 +28,9 @@ import xarray as xr
 
 from paperlib.control import controllers as ctl
 from paperlib.estimation.config import EstimatorConfig
-from paperlib.control.planning import planning_polygon
+from paperlib.control.planning import motion_bounds, planning_polygon
 from paperlib.estimation.imu_calibration import N_IC, IC_DELAY, calibration_protocol, identity_conversion
 from paperlib.control.trajectories import (
-    TABLE3_BOUNDS,
     Polygon,
     random_point_to_point,
     well_conditioned_polygon,
@@ -179,7 +178,7 @@ def simulate(
     rate = robot.sample_rate_hz
     dt = 1.0 / rate
     # trajectory (setpoints) at 4 kHz
-    traj = random_point_to_point(flagship_polygon(), duration_s, seed, TABLE3_BOUNDS, dwell_s=dwell_s)
+    traj = random_point_to_point(flagship_polygon(), duration_s, seed, motion_bounds(robot), dwell_s=dwell_s)
     t_grid, q_sp, qd_sp, qdd_sp = traj.sample_rate(rate)
     n = len(t_grid)
     # IMU conversion (calibration)

@@ -339,7 +339,8 @@ def code_inputs() -> list[str]:
             "paperlib/estimation/replay.py", "paperlib/friction/*.py",
             "paperlib/estimation/encoder_kinematics.py", "paperlib/estimation/model_selection.py",
             "paperlib/estimation/uncertainty.py", "paperlib/twin/*.py", "paperlib/robots/five_bar.py",
-            "paperlib/control/trajectories.py", "data/robots/five_bar.toml"]
+            "paperlib/control/trajectories.py", "paperlib/control/double_s.py",
+            "paperlib/control/workspace_geometry.py", "paperlib/control/planning.py", "data/robots/five_bar.toml"]
     files: list[str] = []
     for p in pats:
         files += sorted(str(f.relative_to(ROOT)) for f in ROOT.glob(p))

@@ -66,6 +66,7 @@ def synthetic_recording(duration_s: float = 6.0, *, seed: int = 0, controller: s
         Recording with ``tau_parts``, ``tau_F_true``, ``Q_F_true`` and attrs ``synthetic = 1``,
         ``truth`` (pi_pds, pi_F, model), ``converged_s = 0``.
     """
+    from paperlib.control.planning import motion_bounds
     from paperlib.control.trajectories import Polygon, random_point_to_point
     from paperlib.estimation.replay import regressor_rows
     from paperlib.recordings import make_recording
@@ -80,7 +81,7 @@ def synthetic_recording(duration_s: float = 6.0, *, seed: int = 0, controller: s
     pi_F = np.asarray(pi_F, dtype=float)
     pi_pds = np.asarray(pi_pds, dtype=float)
     poly = Polygon(np.radians(TEST_POLYGON_DEG))
-    traj = random_point_to_point(poly, duration_s, seed, dwell_s=0.05)
+    traj = random_point_to_point(poly, duration_s, seed, motion_bounds(robot), dwell_s=0.05)
     n = int(round(duration_s * fs_hz))
     t = np.arange(n) / fs_hz
     q_sp, qd_sp, qdd_sp = traj.sample(t)

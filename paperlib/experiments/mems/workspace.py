@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from paperlib.control.planning import motion_bounds
 from paperlib.control.trajectories import (
-    TABLE3_BOUNDS,
+    MotionBounds,
     Polygon,
     longest_motion_duration,
     random_point_to_point,
@@ -25,7 +26,14 @@ from paperlib.control.trajectories import (
 )
 
 __all__ = ["condition_grid", "grid_box", "planning_polygon", "sample_trajectories", "task_space", "speed_statistics",
-           "workspace_summary"]
+           "table3_bounds", "workspace_summary"]
+
+
+def table3_bounds() -> MotionBounds:
+    """Table 3's motion bounds: ``[motion_limits]`` of ``data/robots/five_bar.toml`` [rad/s, rad/s^2, rad/s^3]."""
+    from paperlib.robots.five_bar import FiveBar
+
+    return motion_bounds(FiveBar.default())
 
 
 def _sigma_batch(robot: Any, Q: np.ndarray) -> np.ndarray:
@@ -116,7 +124,7 @@ def sample_trajectories(polygon: Polygon, n_motions: int = 4, seed: int = 1, fs_
     """
     duration = 4.0
     while True:
-        traj = random_point_to_point(polygon, duration, seed, TABLE3_BOUNDS, dwell_s=dwell_s)
+        traj = random_point_to_point(polygon, duration, seed, table3_bounds(), dwell_s=dwell_s)
         if len(traj.motions) >= n_motions or duration > 120:
             break
         duration *= 2
@@ -193,7 +201,7 @@ def workspace_summary(robot: Any, polygon: Polygon, traj: xr.Dataset, ts: dict[s
         "motion_statistics": stats,
         "shown_peak_end_point_speed_m_s": float(np.max(ts["p_speed"])),
         "shown_peak_joint_speed_rad_s": float(np.max(np.abs(traj["qd"].values))),
-        "longest_motion_s": float(longest_motion_duration(polygon, TABLE3_BOUNDS)),
+        "longest_motion_s": float(longest_motion_duration(polygon, table3_bounds())),
         "shown_motion_durations_s": traj.attrs["motion_durations_s"],
         "polygon_vertices_deg": np.degrees(polygon.vertices).round(3).tolist(),
         "polygon_area_rad2": float(polygon.area),

@@ -1,4 +1,4 @@
-"""Tests for paperlib.control.trajectories: double-S law, straight segments, polygons, random trajectories."""
+"""Tests for paperlib.control.trajectories (and double_s, workspace_geometry): double-S law, straight segments, polygons, random trajectories."""
 
 from __future__ import annotations
 
@@ -8,11 +8,8 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
+from paperlib.control.planning import motion_bounds
 from paperlib.control.trajectories import (
-    TABLE3_A_MAX_DEG_S2,
-    TABLE3_BOUNDS,
-    TABLE3_J_MAX_DEG_S3,
-    TABLE3_V_MAX_DEG_S,
     MotionBounds,
     Polygon,
     Trajectory,
@@ -26,6 +23,10 @@ from paperlib.control.trajectories import (
     straight_segment_duration,
     well_conditioned_polygon,
 )
+from paperlib.robots.five_bar import FiveBar
+
+#: the flagship paper's Table 3, from the 5R's description ([motion_limits] of data/robots/five_bar.toml)
+TABLE3_BOUNDS = motion_bounds(FiveBar.default())
 
 V = float(TABLE3_BOUNDS.v_max)
 A = float(TABLE3_BOUNDS.a_max)
@@ -46,7 +47,9 @@ def _sampled(profile, n: int = 20001):
 
 
 def test_table3_bounds_in_si() -> None:
-    assert (TABLE3_V_MAX_DEG_S, TABLE3_A_MAX_DEG_S2, TABLE3_J_MAX_DEG_S3) == (210.0, 1680.0, 25200.0)
+    lim = FiveBar.default().description["motion_limits"]
+    assert (lim["v_max_deg_s"], lim["a_max_deg_s2"], lim["j_max_deg_s3"]) == (210.0, 1680.0, 25200.0)
+    assert all(isinstance(x, float) for x in (TABLE3_BOUNDS.v_max, TABLE3_BOUNDS.a_max, TABLE3_BOUNDS.j_max))
     assert V == pytest.approx(210.0 * np.pi / 180.0, rel=1e-15)
     assert A == pytest.approx(1680.0 * np.pi / 180.0, rel=1e-15)
     assert J == pytest.approx(25200.0 * np.pi / 180.0, rel=1e-15)
@@ -58,6 +61,23 @@ def test_table3_bounds_in_si() -> None:
         MotionBounds(-1.0, 1.0, 1.0)
     with pytest.raises(ValueError):
         b.per_joint(3)
+
+
+def test_motion_bounds_of_a_description() -> None:
+    # exactly the same floats as converting Table 3's degrees one by one
+    assert (TABLE3_BOUNDS.v_max, TABLE3_BOUNDS.a_max, TABLE3_BOUNDS.j_max) == tuple(
+        float(np.deg2rad(x)) for x in (210.0, 1680.0, 25200.0))
+
+    class Robot:
+        description = {"motion_limits": {"v_max_deg_s": [90.0, 180.0], "a_max_deg_s2": 900.0, "j_max_deg_s3": 9000.0}}
+
+    b = motion_bounds(Robot())
+    v, a, j = b.per_joint(2)
+    np.testing.assert_array_equal(v, np.deg2rad([90.0, 180.0]))
+    np.testing.assert_array_equal(a, np.deg2rad([900.0, 900.0]))
+    Robot.description = {"control": {}}
+    with pytest.raises(ValueError, match="motion_limits"):
+        motion_bounds(Robot())
 
 
 # --------------------------------------------------------------------------- scalar double S
@@ -240,9 +260,9 @@ def test_straight_segments_stay_on_line_and_within_joint_bounds(bounds: MotionBo
 
 def test_straight_segment_with_equal_bounds_is_governed_by_the_largest_joint_move() -> None:
     d = np.array([0.7, -2.1])
-    seg = plan_straight_segment([0.3, 1.0], np.array([0.3, 1.0]) + d)
+    seg = plan_straight_segment([0.3, 1.0], np.array([0.3, 1.0]) + d, TABLE3_BOUNDS)
     assert seg.duration == pytest.approx(float(double_s_duration(2.1, V, A, J)), rel=1e-13)
-    hold = plan_straight_segment([0.3, 1.0], [0.3, 1.0])
+    hold = plan_straight_segment([0.3, 1.0], [0.3, 1.0], TABLE3_BOUNDS)
     assert hold.duration == 0.0 and not hold.is_motion
 
 
@@ -367,7 +387,7 @@ def test_longest_motion_across_polygon_takes_a_sane_time() -> None:
     assert T == pytest.approx(float(double_s_duration(2.3, V, A, J)), rel=1e-12)
     assert 0.80 < T < 0.84
     pairs = poly.sample(np.random.default_rng(2), 4000).reshape(2000, 2, 2)
-    assert np.all(straight_segment_duration(pairs[:, 1] - pairs[:, 0]) <= T)
+    assert np.all(straight_segment_duration(pairs[:, 1] - pairs[:, 0], TABLE3_BOUNDS) <= T)
 
 
 # --------------------------------------------------------------------------- random trajectories
@@ -376,21 +396,21 @@ POLY = Polygon(np.deg2rad(np.array([[60.0, 60.0], [150.0, 40.0], [170.0, 120.0],
 
 
 def test_random_trajectory_is_deterministic_per_seed() -> None:
-    a = random_point_to_point(POLY, 10.0, 7)
-    b = random_point_to_point(POLY, 10.0, 7)
-    c = random_point_to_point(POLY, 10.0, 8)
+    a = random_point_to_point(POLY, 10.0, 7, TABLE3_BOUNDS)
+    b = random_point_to_point(POLY, 10.0, 7, TABLE3_BOUNDS)
+    c = random_point_to_point(POLY, 10.0, 8, TABLE3_BOUNDS)
     np.testing.assert_array_equal(a.targets, b.targets)
     np.testing.assert_array_equal(a.sample_rate(1000.0)[1], b.sample_rate(1000.0)[1])
     assert a.targets.shape != c.targets.shape or not np.array_equal(a.targets, c.targets)
     # A longer trajectory from the same seed extends the shorter one.
-    long = random_point_to_point(POLY, 30.0, 7)
+    long = random_point_to_point(POLY, 30.0, 7, TABLE3_BOUNDS)
     m = a.targets.shape[0]
     np.testing.assert_array_equal(long.targets[:m], a.targets)
 
 
 @pytest.mark.parametrize("dwell_s", [0.0, 0.1])
 def test_random_trajectory_respects_polygon_bounds_and_timing(dwell_s: float) -> None:
-    traj = random_point_to_point(POLY, 20.0, 11, dwell_s=dwell_s)
+    traj = random_point_to_point(POLY, 20.0, 11, TABLE3_BOUNDS, dwell_s=dwell_s)
     assert np.all(POLY.contains(traj.targets))
     fs = 4000.0
     t, q, qd, qdd = traj.sample_rate(fs)
@@ -415,27 +435,27 @@ def test_random_trajectory_respects_polygon_bounds_and_timing(dwell_s: float) ->
         mid = np.array([h.t_start + 0.5 * h.duration for h in holds])
         np.testing.assert_array_equal(traj.sample(mid)[1], 0.0)
     # Motion durations are those of the straight segments; none longer than the polygon allows.
-    assert np.all(traj.motion_durations <= longest_motion_duration(POLY) + 1e-12)
-    np.testing.assert_allclose(traj.motion_durations, straight_segment_duration(np.diff(traj.targets, axis=0)), rtol=1e-14)
+    assert np.all(traj.motion_durations <= longest_motion_duration(POLY, TABLE3_BOUNDS) + 1e-12)
+    np.testing.assert_allclose(traj.motion_durations, straight_segment_duration(np.diff(traj.targets, axis=0), TABLE3_BOUNDS), rtol=1e-14)
 
 
 def test_random_trajectory_end_modes_and_start() -> None:
-    hold = random_point_to_point(POLY, 5.0, 3)
+    hold = random_point_to_point(POLY, 5.0, 3, TABLE3_BOUNDS)
     assert hold.duration == 5.0 and hold.end_time <= 5.0
     _, _, qd, qdd = hold.sample_rate(1000.0)
     np.testing.assert_allclose(hold.sample(np.array([5.0]))[1], 0.0, atol=1e-12)
-    trunc = random_point_to_point(POLY, 5.0, 3, end="truncate")
+    trunc = random_point_to_point(POLY, 5.0, 3, TABLE3_BOUNDS, end="truncate")
     assert trunc.duration == 5.0 and trunc.end_time >= 5.0
-    ext = random_point_to_point(POLY, 5.0, 3, end="extend")
+    ext = random_point_to_point(POLY, 5.0, 3, TABLE3_BOUNDS, end="extend")
     assert ext.duration == ext.end_time >= 5.0
     np.testing.assert_array_equal(trunc.targets, ext.targets)
     np.testing.assert_array_equal(hold.targets, trunc.targets[: hold.targets.shape[0]])
     start = POLY.centroid
-    s = random_point_to_point(POLY, 3.0, 3, start=start)
+    s = random_point_to_point(POLY, 3.0, 3, TABLE3_BOUNDS, start=start)
     np.testing.assert_array_equal(s.targets[0], start)
     np.testing.assert_allclose(s.sample(np.array([-1.0, 0.0]))[0], [start, start])
     with pytest.raises(ValueError):
-        random_point_to_point(POLY, 3.0, 3, start=[0.0, 0.0])
+        random_point_to_point(POLY, 3.0, 3, TABLE3_BOUNDS, start=[0.0, 0.0])
     # Holding outside [0, end_time]: at rest at the end points.
     q, qd, qdd = hold.sample(np.array([-5.0, hold.end_time + 10.0]))
     np.testing.assert_array_equal(qd, 0.0)
@@ -445,7 +465,7 @@ def test_random_trajectory_end_modes_and_start() -> None:
 
 def test_trajectory_from_targets_hits_every_target() -> None:
     targets = np.array([[1.2, 1.0], [2.5, 1.4], [2.5, 1.4], [1.5, 2.5]])
-    traj = Trajectory.from_targets(targets, dwell_s=0.05)
+    traj = Trajectory.from_targets(targets, TABLE3_BOUNDS, dwell_s=0.05)
     assert len(traj.motions) == 2
     ends = np.array([m.t_end for m in traj.motions])
     q, qd, _ = traj.sample(ends)
@@ -454,7 +474,7 @@ def test_trajectory_from_targets_hits_every_target() -> None:
 
 
 def test_sampling_40_s_at_4_khz_is_fast() -> None:
-    traj = random_point_to_point(POLY, 40.0, 0)
+    traj = random_point_to_point(POLY, 40.0, 0, TABLE3_BOUNDS)
     t = traj.time_grid(4000.0)
     traj.sample(t[:10])  # compile / load the numba cache
     best = np.inf

@@ -95,6 +95,22 @@ def test_unknown_robot_warns_and_applies_eq11():
     np.testing.assert_allclose(jf[1].gravity[0], (1.0, 2.0), atol=0.02)
 
 
+def test_gravity_joints_come_from_the_robot_model():
+    from paperlib.robots.serial import SerialArm
+
+    assert SerialArm.named("tx40").gravity_joints == (2, 3)  # [plateaus] of data/robots/tx40.toml
+    assert P.robot_gravity_joints("tx40") == (2, 3)
+    assert P.robot_gravity_joints("no_such_arm") is None
+    # a TX40 recording of joints 1 and 2: eq. 11 on joint 2 only, and no warning
+    t, q, tau = _trapezoid_run(LEVELS, gravity=(1.0, 2.0))
+    ds = from_arrays(np.stack([q, np.full_like(q, 0.1)], 1), sample_rate_hz=FS, robot="tx40", source="hardware",
+                     channels={"tau_m": np.stack([tau, tau], 1)}, torque_side="joint", writer="test")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        jf = P.recording_friction(ds, "x.nc")
+    assert not jf[1].gravity_removed
+
+
 def test_double_exponential_recovers_known_curve():
     t = np.arange(0.5, 120, 5.0)
     y = TH.double_exponential(t, 2.5, 25.0, 5.0, 1.5, 2.0)
