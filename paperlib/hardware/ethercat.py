@@ -1,7 +1,11 @@
-"""EtherCAT master for the paper's rig: EK1828 coupler + dual-axis CiA 402 drive in CST mode.
+"""EtherCAT master for a chain with one dual-axis CiA 402 drive in CST mode (and optionally digital inputs).
 
 Built on pysoem (SOEM).  :class:`EthercatMaster` brings the chain up and runs the cyclic
-exchange; :func:`probe` lists what is on an interface (``paperlib hardware probe``).
+exchange; :func:`probe` lists what is on an interface (``paperlib hardware probe``). Which
+devices the chain holds (identities, the drive's axis offset and velocity unit) is the rig's:
+its rig file's ``[[ethercat.slave]]`` tables (:func:`chain_from_tables`; ``config/rigs/`` holds
+the flagship's). The drive profile is :mod:`paperlib.hardware.cia402`, the
+errors :mod:`paperlib.hardware.ethercat_errors` (re-exported here).
 
 Bring-up (:meth:`EthercatMaster.open`):
 
@@ -9,8 +13,9 @@ Bring-up (:meth:`EthercatMaster.open`):
    (``config_init``); no slave -> :class:`NoSlaveError`;
 2. compare the chain with the expected one (name, vendor id, product code per position)
    and refuse a different chain, naming what was found (:class:`ChainMismatchError`);
-3. in PRE-OP, from the drive's ``config_func``: check that axis B answers at the +0x800
-   offset (statusword 0x6841, rated torque 0x6876, device type 0x6FFF if present), set
+3. in PRE-OP, from the drive's ``config_func``: check that axis B answers at its object
+   offset (with ETG.6010's 0x800: statusword 0x6841, rated torque 0x6876, device type 0x6FFF
+   if present), set
    modes of operation 0x6060/0x6860 = 10 (CST) and read them back through 0x6061/0x6861,
    read rated torque 0x6076/0x6876 and max torque 0x6072/0x6872, and map the PDOs:
    RxPDO 0x1600/0x1601 = controlword (U16) + target torque (I16) per axis, TxPDO
@@ -18,7 +23,7 @@ Bring-up (:meth:`EthercatMaster.open`):
    per axis, assigned through 0x1C12/0x1C13 (sub-index 0 written as one byte);
 4. ``config_map``; check the mapped sizes; compute the expected working counter from the
    ESC rules (LRW: +2 per slave with outputs, +1 per slave with inputs) -- SOEM's
-   ``expected_wkc`` undercounts by one when a slave's inputs are bit-sized (the EK1828's
+   ``expected_wkc`` undercounts by one when a slave's inputs are bit-sized (e.g. a coupler's
    four DIs), so it is reported but not used;
 5. ``config_dc`` when the slaves offer distributed clocks (SYNC0 at the cycle time on the
    drive); SAFE-OP, then OP with process data running;
@@ -60,8 +65,27 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from paperlib.hardware import cia402
+from paperlib.hardware.cia402 import (
+    CW_DISABLE_VOLTAGE,
+    CW_SHUTDOWN,
+    CW_SWITCH_ON,
+    OPERATION_ENABLED,
+    OPERATION_ENABLED_MASK,
+    cia402_state,
+    enable_step,
+)
 from paperlib.hardware.coe import sdo_abort_text
-from paperlib.rig import RigFault
+from paperlib.hardware.ethercat_errors import (
+    BringUpError,
+    ChainMismatchError,
+    DriveStateError,
+    EthercatError,
+    LostFrameError,
+    NoSlaveError,
+    SdoAbortError,
+    StateTransitionError,
+)
 
 try:  # pysoem is a pinned dependency, but keep importing this module cheap and safe
     import pysoem
@@ -70,9 +94,8 @@ except ImportError:  # pragma: no cover - exercised only without pysoem
 
 __all__ = [
     "SlaveIdentity",
-    "EK1828",
-    "BE2_090_20",
     "EthercatConfig",
+    "chain_from_tables",
     "EthercatMaster",
     "ExchangeStats",
     "EthercatError",
@@ -91,93 +114,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 TWO_PI = 2.0 * math.pi
-MODE_CST = 10
 AXIS_NAMES = ("A", "B")
 
 STATE_NAMES = {0x00: "NONE", 0x01: "INIT", 0x02: "PRE-OP", 0x03: "BOOT", 0x04: "SAFE-OP", 0x08: "OP"}
 _INIT, _PREOP, _SAFEOP, _OP = 0x01, 0x02, 0x04, 0x08
-
-# controlword commands (CiA 402)
-CW_DISABLE_VOLTAGE = 0x0000
-CW_SHUTDOWN = 0x0006
-CW_SWITCH_ON = 0x0007
-CW_ENABLE_OPERATION = 0x000F
-CW_FAULT_RESET = 0x0080
-
-
-def cia402_state(statusword: int) -> str:
-    """Name of the CiA 402 state encoded in a statusword (0x6041)."""
-    sw = statusword
-    if sw & 0x004F == 0x0000:
-        return "not ready to switch on"
-    if sw & 0x004F == 0x0040:
-        return "switch on disabled"
-    if sw & 0x006F == 0x0021:
-        return "ready to switch on"
-    if sw & 0x006F == 0x0023:
-        return "switched on"
-    if sw & 0x006F == 0x0027:
-        return "operation enabled"
-    if sw & 0x006F == 0x0007:
-        return "quick stop active"
-    if sw & 0x004F == 0x000F:
-        return "fault reaction active"
-    if sw & 0x004F == 0x0008:
-        return "fault"
-    return f"unknown (0x{sw:04X})"
-
-
-# --- errors --------------------------------------------------------------------------------
-
-
-class EthercatError(RigFault):
-    """Base class of the master's errors (a :class:`~paperlib.rig.RigFault`)."""
-
-
-class NoSlaveError(EthercatError):
-    """No EtherCAT slave answered on the interface."""
-
-
-class ChainMismatchError(EthercatError):
-    """The slaves found are not the expected chain."""
-
-
-class SdoAbortError(EthercatError):
-    """An SDO transfer was aborted by the slave.
-
-    Attributes
-    ----------
-    slave : str
-        Slave name.
-    index, subindex : int
-        The object.
-    abort_code : int
-        The 32-bit abort code.
-    """
-
-    def __init__(self, slave: str, index: int, subindex: int, abort_code: int, action: str) -> None:
-        self.slave, self.index, self.subindex, self.abort_code = slave, index, subindex, abort_code
-        super().__init__(
-            f"SDO {action} of 0x{index:04X}:{subindex:02X} on {slave} aborted with 0x{abort_code:08X} "
-            f"({sdo_abort_text(abort_code)})"
-        )
-
-
-class LostFrameError(EthercatError):
-    """Process-data frames were lost or came back with a wrong working counter too often."""
-
-
-class StateTransitionError(EthercatError):
-    """An EtherCAT AL state transition did not complete."""
-
-
-class DriveStateError(EthercatError):
-    """A drive axis did not reach, or left, CiA 402 'operation enabled' (fault, timeout)."""
-
-
-class BringUpError(EthercatError):
-    """The drive's configuration does not match what the master needs."""
-
 
 # --- configuration -------------------------------------------------------------------------
 
@@ -194,23 +134,20 @@ class SlaveIdentity:
         From the slave's SII.
     revision : int or None
         Checked only when given.
+    role : str
+        What the master does with it: ``"drive"`` (the dual-axis CiA 402 drive),
+        ``"digital_inputs"`` (its digital inputs carry the zeroing sensors) or ``""`` (nothing).
     """
 
     name: str
     vendor_id: int
     product_code: int
     revision: int | None = None
+    role: str = ""
 
     def describe(self) -> str:
         rev = f" rev 0x{self.revision:08X}" if self.revision is not None else ""
         return f"{self.name} (vendor 0x{self.vendor_id:08X}, product 0x{self.product_code:08X}{rev})"
-
-
-#: Beckhoff EK1828 coupler; product code by Beckhoff's convention (number << 16 | 0x2C52).
-EK1828 = SlaveIdentity("EK1828", 0x00000002, 0x07242C52)
-#: Copley Accelnet BE2-090-20-R; vendor 0xAB is Copley's, the product code is a placeholder
-#: (replace it with the one from the drive's ESI / ``paperlib hardware probe``).
-BE2_090_20 = SlaveIdentity("BE2-090-20", 0x000000AB, 0x00000BE2)
 
 
 @dataclasses.dataclass
@@ -220,15 +157,19 @@ class EthercatConfig:
     Attributes
     ----------
     chain : tuple of SlaveIdentity
-        Expected slaves in wiring order.
-    coupler_index, drive_index : int
-        Positions (0-based) of the coupler and the drive in ``chain``.
+        Expected slaves in wiring order (a rig file's ``[[ethercat.slave]]`` tables:
+        :func:`chain_from_tables`).
+    coupler_index : int or None
+        Position (0-based) in ``chain`` of the slave whose digital inputs are read (None: none).
+    drive_index : int
+        Position (0-based) of the drive in ``chain``.
     counts_per_rev : int
-        Encoder counts per motor revolution (virtual encoder from the resolver: 2^16).
+        Encoder counts per motor revolution (the rig takes them from the robot description).
     velocity_unit_counts_s : float
-        One unit of 0x606C in counts/s (Copley: 0.1 counts/s).
+        One unit of the velocity actual value 0x606C in counts/s (CiA 402's default: 1; a
+        drive's own unit comes from the rig file).
     axis_offset : int
-        Object index offset of axis B (0x800).
+        Object index offset of axis B (ETG.6010: 0x800; a drive's own from the rig file).
     gear_ratio : tuple of float
         Motor angle / joint angle per axis, applied to positions and velocities.
     max_torque_permille : int or None
@@ -261,12 +202,12 @@ class EthercatConfig:
         (:class:`paperlib.hardware.rig.HardwareRig`) turns it on.
     """
 
-    chain: tuple[SlaveIdentity, ...] = (EK1828, BE2_090_20)
-    coupler_index: int | None = 0
-    drive_index: int = 1
+    chain: tuple[SlaveIdentity, ...]
+    coupler_index: int | None = None
+    drive_index: int = 0
     counts_per_rev: int = 65536
-    velocity_unit_counts_s: float = 0.1
-    axis_offset: int = 0x800
+    velocity_unit_counts_s: float = 1.0
+    axis_offset: int = cia402.AXIS_OFFSET
     gear_ratio: tuple[float, float] = (1.0, 1.0)
     max_torque_permille: int | None = None
     cycle_time_s: float = 0.00025
@@ -281,6 +222,66 @@ class EthercatConfig:
     enable_axes: bool = True
     sdo_retries: int = 2
     nonblocking_receive: bool = False
+
+
+#: Keys of one ``[[ethercat.slave]]`` table of a rig file (:func:`chain_from_tables`).
+SLAVE_KEYS = ("name", "vendor_id", "product_code", "revision", "role", "axis_object_offset", "velocity_unit_counts_s")
+_DRIVE_ONLY_KEYS = ("axis_object_offset", "velocity_unit_counts_s")
+
+
+def chain_from_tables(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The expected chain of a rig file (its ``[[ethercat.slave]]`` tables) as :class:`EthercatConfig` fields.
+
+    Parameters
+    ----------
+    tables : sequence of dict
+        One per slave in wiring order, with ``name``, ``vendor_id``, ``product_code``, optional
+        ``revision`` and ``role`` (``"drive"``: exactly one; ``"digital_inputs"``: at most one);
+        the drive's table may give ``axis_object_offset`` and ``velocity_unit_counts_s``
+        (``config/rig.example.toml`` documents them).
+
+    Returns
+    -------
+    dict
+        ``chain``, ``coupler_index``, ``drive_index``, ``axis_offset``, ``velocity_unit_counts_s``.
+
+    Raises
+    ------
+    ValueError
+        No slave, no or two drives, an unknown key or role.
+    """
+    if not tables:
+        raise ValueError("[[ethercat.slave]]: the expected chain (one table per slave, in wiring order) is required")
+    chain = []
+    out: dict[str, Any] = {"coupler_index": None, "axis_offset": cia402.AXIS_OFFSET, "velocity_unit_counts_s": 1.0}
+    drives: list[int] = []
+    for pos, tab in enumerate(tables):
+        unknown = sorted(set(tab) - set(SLAVE_KEYS))
+        if unknown:
+            raise ValueError(f"[[ethercat.slave]] {pos}: unknown key(s) {unknown} (known: {list(SLAVE_KEYS)})")
+        for key in ("name", "vendor_id", "product_code"):
+            if key not in tab:
+                raise ValueError(f"[[ethercat.slave]] {pos}: {key} is required")
+        role = str(tab.get("role", ""))
+        if role not in ("", "drive", "digital_inputs"):
+            raise ValueError(f"[[ethercat.slave]] {pos}: role {role!r} is not 'drive', 'digital_inputs' or ''")
+        if role != "drive" and any(k in tab for k in _DRIVE_ONLY_KEYS):
+            raise ValueError(f"[[ethercat.slave]] {pos}: {list(_DRIVE_ONLY_KEYS)} belong to the drive's table")
+        if role == "drive":
+            drives.append(pos)
+            out["axis_offset"] = int(tab.get("axis_object_offset", cia402.AXIS_OFFSET))
+            out["velocity_unit_counts_s"] = float(tab.get("velocity_unit_counts_s", 1.0))
+        elif role == "digital_inputs":
+            if out["coupler_index"] is not None:
+                raise ValueError("[[ethercat.slave]]: more than one slave with role 'digital_inputs'")
+            out["coupler_index"] = pos
+        chain.append(SlaveIdentity(str(tab["name"]), int(tab["vendor_id"]), int(tab["product_code"]),
+                                   None if tab.get("revision") is None else int(tab["revision"]), role))
+    if len(drives) != 1:
+        raise ValueError(f"[[ethercat.slave]]: exactly one slave must have role 'drive', found {len(drives)}")
+    out["chain"] = tuple(chain)
+    out["drive_index"] = drives[0]
+    return out
 
 
 @dataclasses.dataclass
@@ -333,16 +334,16 @@ def _require_pysoem() -> Any:
 
 
 class EthercatMaster:
-    """pysoem-based master for the coupler + dual-axis CST drive chain.
+    """pysoem-based master for a chain with one dual-axis CST drive (and optionally digital inputs).
 
     Parameters
     ----------
-    config : EthercatConfig, optional
+    config : EthercatConfig
         Chain, scaling and timing.
 
     Examples
     --------
-    >>> m = EthercatMaster()                                  # doctest: +SKIP
+    >>> m = EthercatMaster(EthercatConfig(**chain_from_tables(tables)))  # doctest: +SKIP
     >>> m.open("eth1")                                        # doctest: +SKIP
     >>> q, qd, tau, di, ok = m.exchange(np.array([0.1, 0.0])) # doctest: +SKIP
     >>> m.close()                                             # doctest: +SKIP
@@ -350,8 +351,8 @@ class EthercatMaster:
 
     n_axes = 2
 
-    def __init__(self, config: EthercatConfig | None = None) -> None:
-        self.config = config or EthercatConfig()
+    def __init__(self, config: EthercatConfig) -> None:
+        self.config = config
         self.ifname: str | None = None
         self.stats = ExchangeStats()
         self.master: Any = None
@@ -601,7 +602,7 @@ class EthercatMaster:
         s = self.slaves[slave_pos]
         off = cfg.axis_offset
         # axis B must answer at the +offset: statusword and rated torque, device type if present
-        for obj, fmt, what in ((0x6041, "<H", "statusword"), (0x6076, "<I", "rated torque")):
+        for obj, fmt, what in ((cia402.STATUSWORD, "<H", "statusword"), (cia402.RATED_TORQUE, "<I", "rated torque")):
             try:
                 self.sdo_read(obj + off, 0, fmt, s)
             except SdoAbortError as exc:
@@ -610,38 +611,39 @@ class EthercatMaster:
                     f"0x{obj + off:04X} -> abort 0x{exc.abort_code:08X} ({sdo_abort_text(exc.abort_code)})"
                 ) from exc
         try:
-            self.axis_b_device_type = self.sdo_read(0x67FF + off, 0, "<I", s)
+            self.axis_b_device_type = self.sdo_read(cia402.AXIS_DEVICE_TYPE + off, 0, "<I", s)
         except SdoAbortError:
             self.axis_b_device_type = None  # optional object (ETG.6010 device type per axis)
-        if self.axis_b_device_type is not None and self.axis_b_device_type & 0xFFFF != 0x0192:
+        if self.axis_b_device_type is not None and self.axis_b_device_type & 0xFFFF != cia402.DEVICE_TYPE_PROFILE:
             raise BringUpError(
-                f"axis B device type 0x{0x67FF + off:04X} = 0x{self.axis_b_device_type:08X} is not a CiA 402 drive"
+                f"axis B device type 0x{cia402.AXIS_DEVICE_TYPE + off:04X} = 0x{self.axis_b_device_type:08X} is not a CiA 402 drive"
             )
         for axis in range(2):
             b = axis * off
-            self.sdo_write(0x6060 + b, 0, "<b", MODE_CST, s)
-            shown = self.sdo_read(0x6061 + b, 0, "<b", s)
-            if shown != MODE_CST:
+            self.sdo_write(cia402.MODES_OF_OPERATION + b, 0, "<b", cia402.MODE_CST, s)
+            shown = self.sdo_read(cia402.MODES_OF_OPERATION_DISPLAY + b, 0, "<b", s)
+            if shown != cia402.MODE_CST:
                 raise BringUpError(
-                    f"axis {AXIS_NAMES[axis]}: modes of operation display 0x{0x6061 + b:04X} = {shown}, expected "
-                    f"{MODE_CST} (cyclic synchronous torque)"
+                    f"axis {AXIS_NAMES[axis]}: modes of operation display "
+                    f"0x{cia402.MODES_OF_OPERATION_DISPLAY + b:04X} = {shown}, expected "
+                    f"{cia402.MODE_CST} (cyclic synchronous torque)"
                 )
             if cfg.max_torque_permille is not None:
-                self.sdo_write(0x6072 + b, 0, "<H", int(cfg.max_torque_permille), s)
-            self.max_torque_permille[axis] = self.sdo_read(0x6072 + b, 0, "<H", s)
-            rated_mNm = self.sdo_read(0x6076 + b, 0, "<I", s)
+                self.sdo_write(cia402.MAX_TORQUE + b, 0, "<H", int(cfg.max_torque_permille), s)
+            self.max_torque_permille[axis] = self.sdo_read(cia402.MAX_TORQUE + b, 0, "<H", s)
+            rated_mNm = self.sdo_read(cia402.RATED_TORQUE + b, 0, "<I", s)
             if rated_mNm <= 0:
-                raise BringUpError(f"axis {AXIS_NAMES[axis]}: rated torque 0x{0x6076 + b:04X} is {rated_mNm}")
+                raise BringUpError(f"axis {AXIS_NAMES[axis]}: rated torque 0x{cia402.RATED_TORQUE + b:04X} is {rated_mNm}")
             self.rated_torque_Nm[axis] = rated_mNm * 1e-3
-            self.rated_current_A[axis] = self.sdo_read(0x6075 + b, 0, "<I", s) * 1e-3
+            self.rated_current_A[axis] = self.sdo_read(cia402.RATED_CURRENT + b, 0, "<I", s) * 1e-3
         # PDO mapping
         self.sdo_write(0x1C12, 0, "<B", 0, s)
         self.sdo_write(0x1C13, 0, "<B", 0, s)
         for axis in range(2):
             b = axis * off
-            rx = (((0x6040 + b) << 16) | 16, ((0x6071 + b) << 16) | 16)
-            tx = (((0x6041 + b) << 16) | 16, ((0x6064 + b) << 16) | 32,
-                  ((0x606C + b) << 16) | 32, ((0x6077 + b) << 16) | 16)
+            rx = (((cia402.CONTROLWORD + b) << 16) | 16, ((cia402.TARGET_TORQUE + b) << 16) | 16)
+            tx = (((cia402.STATUSWORD + b) << 16) | 16, ((cia402.POSITION_ACTUAL + b) << 16) | 32,
+                  ((cia402.VELOCITY_ACTUAL + b) << 16) | 32, ((cia402.TORQUE_ACTUAL + b) << 16) | 16)
             for pdo, entries in ((0x1600 + axis, rx), (0x1A00 + axis, tx)):
                 self.sdo_write(pdo, 0, "<B", 0, s)
                 for sub, entry in enumerate(entries, start=1):
@@ -701,7 +703,7 @@ class EthercatMaster:
         parts = [f"EtherCAT: {self._state_report()}"]
         codes = []
         for axis in range(2):
-            idx = 0x603F + axis * self.config.axis_offset
+            idx = cia402.ERROR_CODE + axis * self.config.axis_offset
             try:
                 codes.append(f"axis {AXIS_NAMES[axis]} error code 0x{self.sdo_read(idx, 0, '<H'):04X}")
             except Exception:  # noqa: BLE001 -- diagnostics only
@@ -761,15 +763,7 @@ class EthercatMaster:
                 self._enabled = True
                 return
             for axis, st in enumerate(states):
-                if st == "fault":
-                    self._cw[axis] = CW_FAULT_RESET if not reset_sent[axis] else CW_DISABLE_VOLTAGE
-                    reset_sent[axis] = not reset_sent[axis]
-                elif st in ("switch on disabled", "not ready to switch on"):
-                    self._cw[axis] = CW_SHUTDOWN
-                elif st == "ready to switch on":
-                    self._cw[axis] = CW_SWITCH_ON
-                elif st in ("switched on", "operation enabled", "quick stop active"):
-                    self._cw[axis] = CW_ENABLE_OPERATION
+                self._cw[axis], reset_sent[axis] = enable_step(st, self._cw[axis], reset_sent[axis])
             if time.monotonic() > deadline:
                 detail = ", ".join(
                     f"axis {AXIS_NAMES[a]}: {states[a]} (statusword 0x{self.statusword[a]:04X})" for a in range(2)
@@ -881,7 +875,8 @@ class EthercatMaster:
         if ok:
             st.consecutive_errors = 0
             self._unpack_inputs()
-            if self._enabled and (self.statusword[0] & 0x006F != 0x0027 or self.statusword[1] & 0x006F != 0x0027):
+            if self._enabled and (self.statusword[0] & OPERATION_ENABLED_MASK != OPERATION_ENABLED
+                                  or self.statusword[1] & OPERATION_ENABLED_MASK != OPERATION_ENABLED):
                 self._enabled = False
                 detail = ", ".join(
                     f"axis {AXIS_NAMES[a]}: {cia402_state(self.statusword[a])} (statusword 0x{self.statusword[a]:04X})"
@@ -1121,7 +1116,7 @@ def probe(ifname: str, netns: str | None = None) -> list[dict[str, Any]]:
     """
     ps = _require_pysoem()
     m = ps.Master()
-    helper = EthercatMaster()
+    helper = EthercatMaster(EthercatConfig(chain=()))
     helper.master = m
     helper._open_socket(ifname, netns)
     try:
