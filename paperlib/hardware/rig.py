@@ -1,13 +1,16 @@
-"""The paper's rig behind the :class:`~paperlib.rig.Rig` interface: EtherCAT drive + IMU link.
+"""A two-joint EtherCAT + IMU rig behind the :class:`~paperlib.rig.Rig` interface.
 
 :class:`HardwareRig` combines
 
-* the EtherCAT master (:class:`~paperlib.hardware.ethercat.EthercatMaster`: EK1828 coupler with
-  the proximity sensors, dual-axis CiA 402 drive in CST mode), and
-* the IMU receiver (:class:`~paperlib.hardware.imu_link.ImuReceiver`: the STM32's 1 kHz UDP
-  stream of both IMUs, held between packets -- the paper's "oversampling" at 4 kHz),
+* the EtherCAT master (:class:`~paperlib.hardware.ethercat.EthercatMaster`: the chain the rig
+  file names in its ``[[ethercat.slave]]`` tables -- a dual-axis CiA 402 drive in CST mode and,
+  optionally, a slave whose digital inputs carry the proximity sensors), and
+* the IMU receiver (:class:`~paperlib.hardware.imu_link.ImuReceiver`: a microcontroller's UDP
+  stream of both IMUs, held between packets -- "oversampling" at the control rate),
 
-and produces one :class:`~paperlib.rig.Measurement` per 4 kHz cycle:
+and produces one :class:`~paperlib.rig.Measurement` per control cycle (the robot is the rig
+file's ``[rig] robot``, loaded with :func:`paperlib.robots.load`; ``config/rigs/`` holds the
+flagship's rig file):
 
 ==========  ==================================================================  =========
 ``q``       encoder position 0x6064 (motor counts -> joint angle: / gear ratio)   rad
@@ -15,7 +18,7 @@ and produces one :class:`~paperlib.rig.Measurement` per 4 kHz cycle:
 ``qd``      gyroscope z of the joint's IMU, through the IMU conversion row         rad/s
 ``qdd``     accelerometer y over the lever arm, through the conversion row         rad/s^2
 ``tau_m``   torque actual 0x6077 (per mille of the rated torque 0x6076)            N m (motor)
-``digital_inputs``  the coupler's DIs (bit k: proximity sensor of joint k + 1)
+``digital_inputs``  the DIs of the ``digital_inputs`` slave (bit k: proximity sensor of joint k + 1)
 ==========  ==================================================================  =========
 
 The IMU conversion rows are :func:`paperlib.estimation.imu_calibration.imu_to_joint`'s
@@ -64,16 +67,17 @@ import tomllib
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator
 
 import numpy as np
 
+from paperlib.hardware import cia402
 from paperlib.hardware.ethercat import (
-    EK1828,
     EthercatConfig,
     EthercatError,
     EthercatMaster,
     SlaveIdentity,
+    chain_from_tables,
 )
 from paperlib.hardware.imu_link import ImuReceiver
 from paperlib.rig import Measurement, Rig, RigFault
@@ -85,6 +89,8 @@ __all__ = [
     "ZeroingResult",
     "HardwareRig",
     "load_rig_settings",
+    "chain_toml",
+    "IDENTITY_FIELDS",
     "load_imu_calibration",
     "write_imu_calibration",
     "EMULATOR_SOFTWARE_PREFIX",
@@ -107,7 +113,7 @@ class ZeroingSettings:
     enabled : bool
         Run :meth:`HardwareRig.zero` before a run.
     inputs : tuple of int
-        DI bit of each joint's sensor (the EK1828's DI1/DI2 = bits 0/1).
+        DI bit of each joint's sensor (e.g. a coupler's DI1/DI2 = bits 0/1).
     switch_angle_deg : tuple of float
         Joint angle at which each sensor switches on when approached in ``direction`` [deg].
     direction : tuple of int
@@ -143,15 +149,16 @@ class RigSettings:
     """
 
     interface: str
+    robot: str  # a name paperlib.robots.load knows
+    chain: tuple[SlaveIdentity, ...]  # the expected slaves in wiring order ([[ethercat.slave]])
     name: str = "rig"
-    robot: str = "five_bar"
     emulated: bool = False
     netns: str | None = None
     cycle_hz: float | None = None  # default: the robot description's control rate
-    drive_vendor_id: int = 0x000000AB
-    drive_product_code: int = 0x00000BE2
-    coupler: bool = True
-    axis_b_object_offset: int = 0x800
+    coupler_index: int | None = None  # position of the slave whose DIs carry the proximity sensors
+    drive_index: int = 0
+    axis_offset: int = cia402.AXIS_OFFSET  # object index offset of axis B
+    velocity_unit_counts_s: float = 1.0  # one unit of 0x606C [counts/s]
     max_lost_frames: int = 20
     receive_timeout_s: float = 1e-4
     pd_watchdog_s: float | None = None
@@ -178,6 +185,11 @@ class RigSettings:
     source_file: str | None = None
 
 
+#: The :class:`RigSettings` fields that say what the rig *is* (its robot and its EtherCAT chain), as
+#: opposed to how it is connected and run: what a self-test takes from a rig file.
+IDENTITY_FIELDS = ("robot", "chain", "coupler_index", "drive_index", "axis_offset", "velocity_unit_counts_s")
+
+
 def _tuple(v: Any, n: int | None = None, kind: type = float) -> tuple:
     t = tuple(kind(x) for x in (v if isinstance(v, (list, tuple)) else [v]))
     if n is not None and len(t) == 1 and n > 1:
@@ -197,14 +209,18 @@ def _nan_qd(v: Any) -> tuple[float, int] | None:
     return t_s, int(joint)
 
 
+#: ``[ethercat]`` keys of earlier rig files, replaced by the ``[[ethercat.slave]]`` tables.
+_OLD_CHAIN_KEYS = ("drive_vendor_id", "drive_product_code", "coupler", "axis_b_object_offset")
+
+
 def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
     """Read a rig TOML (``config/rig.example.toml`` documents the keys) into :class:`RigSettings`.
 
     Raises
     ------
     ValueError
-        Missing required keys (``[ethercat] interface``, ``[imu] udp_port``) or bad values,
-        naming the file and key.
+        Missing required keys (``[rig] robot``, ``[ethercat] interface``, the
+        ``[[ethercat.slave]]`` chain, ``[imu] udp_port``) or bad values, naming the file and key.
     """
     p = Path(path)
     with p.open("rb") as fh:
@@ -213,8 +229,15 @@ def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
     safety, zero, loop = raw.get("safety", {}), raw.get("zeroing", {}), raw.get("loop", {})
     faults = raw.get("faults", {})
     try:
+        if "robot" not in rig:
+            raise ValueError("[rig] robot is required (a robot description, e.g. data/robots/<name>.toml)")
         if "interface" not in ec:
             raise ValueError("[ethercat] interface is required")
+        old = [k for k in _OLD_CHAIN_KEYS if k in ec]
+        if old:
+            raise ValueError(f"[ethercat] {old}: the chain is now spelled out in [[ethercat.slave]] tables "
+                             "(see config/rig.example.toml)")
+        chain = chain_from_tables(ec.get("slave", []))
         if "udp_port" not in imu:
             raise ValueError("[imu] udp_port is required")
         z = ZeroingSettings(
@@ -231,15 +254,12 @@ def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
             raise ValueError(f"[zeroing] direction must be +1 or -1 per joint, got {z.direction}")
         s = RigSettings(
             interface=str(ec["interface"]),
+            robot=str(rig["robot"]),
             name=str(rig.get("name", p.stem)),
-            robot=str(rig.get("robot", "five_bar")),
             emulated=bool(rig.get("emulated", False)),
             netns=ec.get("netns"),
             cycle_hz=None if ec.get("cycle_hz") is None else float(ec["cycle_hz"]),
-            drive_vendor_id=int(ec.get("drive_vendor_id", 0xAB)),
-            drive_product_code=int(ec.get("drive_product_code", 0xBE2)),
-            coupler=bool(ec.get("coupler", True)),
-            axis_b_object_offset=int(ec.get("axis_b_object_offset", 0x800)),
+            **chain,
             max_lost_frames=int(ec.get("max_lost_frames", 20)),
             receive_timeout_s=float(ec.get("receive_timeout_s", 1e-4)),
             pd_watchdog_s=None if ec.get("pd_watchdog_s") is None else float(ec["pd_watchdog_s"]),
@@ -270,6 +290,20 @@ def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
     if s.imu_calibration_file and not Path(s.imu_calibration_file).is_absolute():
         s.imu_calibration_file = str((p.parent / s.imu_calibration_file).resolve())
     return replace(s, **overrides) if overrides else s
+
+
+def chain_toml(path: str | Path) -> str:
+    """A rig file's ``[[ethercat.slave]]`` tables as TOML text, to append to another rig file.
+
+    For a rig file written for other interfaces (a test's, a namespace's) that keeps the chain of
+    ``path``: the text is valid at the end of any rig file (after its ``[ethercat]`` table).
+    """
+    import json
+
+    with Path(path).open("rb") as fh:
+        slaves = tomllib.load(fh).get("ethercat", {}).get("slave", [])
+    return "".join("\n[[ethercat.slave]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in s.items())
+                   for s in slaves)
 
 
 def load_imu_calibration(path: str | Path, n: int = 2) -> np.ndarray:
@@ -344,18 +378,19 @@ class HardwareRig(Rig):
         Interfaces, identities, thresholds.
     imu_rows : array_like, shape (2, N_IC), optional
         IMU conversion rows (default: ``settings.imu_calibration_file``, else identity).
-    robot : FiveBar, optional
-        Robot model (gear ratios, lever arms, limits); default ``FiveBar.default()``.
+    robot : optional
+        Robot model (gear ratios, lever arms, limits, control rate); default
+        ``paperlib.robots.load(settings.robot)``.
     """
 
     n_joints = 2
 
     def __init__(self, settings: RigSettings, imu_rows: Any = None, robot: Any = None) -> None:
         from paperlib.estimation.imu_calibration import identity_conversion
-        from paperlib.robots.five_bar import FiveBar
+        from paperlib.robots import load as load_robot
 
         self.settings = settings
-        self.robot_model = robot or FiveBar.default()
+        self.robot_model = robot or load_robot(settings.robot)
         self.robot = settings.robot
         if settings.cycle_hz is None:  # the robot's control rate unless the rig file sets [ethercat] cycle_hz
             import dataclasses
@@ -424,12 +459,11 @@ class HardwareRig(Rig):
 
     def ethercat_config(self) -> EthercatConfig:
         s = self.settings
-        drive = SlaveIdentity("drive", s.drive_vendor_id, s.drive_product_code)
-        chain = (EK1828, drive) if s.coupler else (drive,)
         return EthercatConfig(
-            chain=chain, coupler_index=0 if s.coupler else None, drive_index=1 if s.coupler else 0,
+            chain=s.chain, coupler_index=s.coupler_index, drive_index=s.drive_index,
             counts_per_rev=int(self.robot_model.description["sensors"]["encoder_counts_per_motor_rev"]),
-            axis_offset=s.axis_b_object_offset, gear_ratio=tuple(float(g) for g in self.gear),
+            velocity_unit_counts_s=s.velocity_unit_counts_s,
+            axis_offset=s.axis_offset, gear_ratio=tuple(float(g) for g in self.gear),
             cycle_time_s=1.0 / s.cycle_hz, use_dc=s.use_dc, max_consecutive_errors=s.max_lost_frames + 1,
             pd_watchdog_s=s.pd_watchdog_s, nonblocking_receive=True,
         )
