@@ -5,7 +5,9 @@ exchange; :func:`probe` lists what is on an interface (``paperlib hardware probe
 devices the chain holds (identities, the drive's axis offset and velocity unit) is the rig's:
 its rig file's ``[[ethercat.slave]]`` tables (:func:`chain_from_tables`; ``config/rigs/`` holds
 the flagship's). The drive profile is :mod:`paperlib.hardware.cia402`, the
-errors :mod:`paperlib.hardware.ethercat_errors` (re-exported here).
+errors :mod:`paperlib.hardware.ethercat_errors`, the configuration and counters
+:mod:`paperlib.hardware.ethercat_config`, SOEM's interface and :func:`probe`
+:mod:`paperlib.hardware.ethercat_bus` (all re-exported here).
 
 Bring-up (:meth:`EthercatMaster.open`):
 
@@ -55,10 +57,8 @@ Units inside are SI: rad, rad/s, N m, s.  Positions are unwrapped across the dri
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import math
-import os
 import struct
 import time
 from typing import Any, Sequence
@@ -76,6 +76,26 @@ from paperlib.hardware.cia402 import (
     enable_step,
 )
 from paperlib.hardware.coe import sdo_abort_text
+from paperlib.hardware.ethercat_bus import AL_INIT as _INIT
+from paperlib.hardware.ethercat_bus import AL_OP as _OP
+from paperlib.hardware.ethercat_bus import AL_SAFEOP as _SAFEOP
+from paperlib.hardware.ethercat_bus import (
+    STATE_NAMES,
+    drain,
+    duplicate_sockets,
+    open_interface,
+    probe,
+    set_nonblocking,
+    state_report,
+)
+from paperlib.hardware.ethercat_bus import require_pysoem as _require_pysoem
+from paperlib.hardware.ethercat_config import (
+    SLAVE_KEYS,
+    EthercatConfig,
+    ExchangeStats,
+    SlaveIdentity,
+    chain_from_tables,
+)
 from paperlib.hardware.ethercat_errors import (
     BringUpError,
     ChainMismatchError,
@@ -87,14 +107,10 @@ from paperlib.hardware.ethercat_errors import (
     StateTransitionError,
 )
 
-try:  # pysoem is a pinned dependency, but keep importing this module cheap and safe
-    import pysoem
-except ImportError:  # pragma: no cover - exercised only without pysoem
-    pysoem = None  # type: ignore[assignment]
-
 __all__ = [
     "SlaveIdentity",
     "EthercatConfig",
+    "SLAVE_KEYS",
     "chain_from_tables",
     "EthercatMaster",
     "ExchangeStats",
@@ -116,221 +132,8 @@ log = logging.getLogger(__name__)
 TWO_PI = 2.0 * math.pi
 AXIS_NAMES = ("A", "B")
 
-STATE_NAMES = {0x00: "NONE", 0x01: "INIT", 0x02: "PRE-OP", 0x03: "BOOT", 0x04: "SAFE-OP", 0x08: "OP"}
-_INIT, _PREOP, _SAFEOP, _OP = 0x01, 0x02, 0x04, 0x08
-
-# --- configuration -------------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class SlaveIdentity:
-    """Expected identity of one slave of the chain.
-
-    Attributes
-    ----------
-    name : str
-        Short name for messages.
-    vendor_id, product_code : int
-        From the slave's SII.
-    revision : int or None
-        Checked only when given.
-    role : str
-        What the master does with it: ``"drive"`` (the dual-axis CiA 402 drive),
-        ``"digital_inputs"`` (its digital inputs carry the zeroing sensors) or ``""`` (nothing).
-    """
-
-    name: str
-    vendor_id: int
-    product_code: int
-    revision: int | None = None
-    role: str = ""
-
-    def describe(self) -> str:
-        rev = f" rev 0x{self.revision:08X}" if self.revision is not None else ""
-        return f"{self.name} (vendor 0x{self.vendor_id:08X}, product 0x{self.product_code:08X}{rev})"
-
-
-@dataclasses.dataclass
-class EthercatConfig:
-    """Configuration of :class:`EthercatMaster`.
-
-    Attributes
-    ----------
-    chain : tuple of SlaveIdentity
-        Expected slaves in wiring order (a rig file's ``[[ethercat.slave]]`` tables:
-        :func:`chain_from_tables`).
-    coupler_index : int or None
-        Position (0-based) in ``chain`` of the slave whose digital inputs are read (None: none).
-    drive_index : int
-        Position (0-based) of the drive in ``chain``.
-    counts_per_rev : int
-        Encoder counts per motor revolution (the rig takes them from the robot description).
-    velocity_unit_counts_s : float
-        One unit of the velocity actual value 0x606C in counts/s (CiA 402's default: 1; a
-        drive's own unit comes from the rig file).
-    axis_offset : int
-        Object index offset of axis B (ETG.6010: 0x800; a drive's own from the rig file).
-    gear_ratio : tuple of float
-        Motor angle / joint angle per axis, applied to positions and velocities.
-    max_torque_permille : int or None
-        Written to 0x6072/0x6872 at bring-up when given; the master also clamps to it.
-    cycle_time_s : float
-        Nominal cycle time [s] (SYNC0 period, bring-up loop period).
-    use_dc : bool
-        Configure distributed clocks when the slaves offer them.
-    receive_timeout_s : float
-        Timeout of one process-data frame [s].
-    flush_timeout_s : float
-        Timeout of the register read that flushes stale replies (see the module docstring) [s].
-    max_consecutive_errors : int
-        Lost frames / WKC errors in a row before :class:`LostFrameError`.
-    pd_watchdog_s : float or None
-        Process-data (SM) watchdog written to the drive, None = leave the device default.
-    scan_attempts : int
-        How many times the bus is scanned (``config_init``) before :class:`NoSlaveError`, 0.2 s
-        apart: a slave still booting, or a busy host, may miss the first scan's short timeouts.
-    state_timeout_s, cia402_timeout_s : float
-        Timeouts for reaching SAFE-OP/OP and CiA 402 operation enabled [s].
-    enable_axes : bool
-        Walk the drive to operation enabled in :meth:`EthercatMaster.open`.
-    sdo_retries : int
-        Retries of an SDO transfer whose mailbox answer timed out (not of aborts).
-    nonblocking_receive : bool
-        After bring-up, make SOEM's socket non-blocking so that waiting for a lost frame takes
-        ``receive_timeout_s`` and not a scheduler tick (see :meth:`EthercatMaster._set_nonblocking`).
-        Off by default (a late frame is then waited for up to a tick); the real-time rig
-        (:class:`paperlib.hardware.rig.HardwareRig`) turns it on.
-    """
-
-    chain: tuple[SlaveIdentity, ...]
-    coupler_index: int | None = None
-    drive_index: int = 0
-    counts_per_rev: int = 65536
-    velocity_unit_counts_s: float = 1.0
-    axis_offset: int = cia402.AXIS_OFFSET
-    gear_ratio: tuple[float, float] = (1.0, 1.0)
-    max_torque_permille: int | None = None
-    cycle_time_s: float = 0.00025
-    use_dc: bool = True
-    receive_timeout_s: float = 0.001
-    flush_timeout_s: float = 0.002
-    max_consecutive_errors: int = 20
-    pd_watchdog_s: float | None = None
-    scan_attempts: int = 3
-    state_timeout_s: float = 3.0
-    cia402_timeout_s: float = 1.0
-    enable_axes: bool = True
-    sdo_retries: int = 2
-    nonblocking_receive: bool = False
-
-
-#: Keys of one ``[[ethercat.slave]]`` table of a rig file (:func:`chain_from_tables`).
-SLAVE_KEYS = ("name", "vendor_id", "product_code", "revision", "role", "axis_object_offset", "velocity_unit_counts_s")
-_DRIVE_ONLY_KEYS = ("axis_object_offset", "velocity_unit_counts_s")
-
-
-def chain_from_tables(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The expected chain of a rig file (its ``[[ethercat.slave]]`` tables) as :class:`EthercatConfig` fields.
-
-    Parameters
-    ----------
-    tables : sequence of dict
-        One per slave in wiring order, with ``name``, ``vendor_id``, ``product_code``, optional
-        ``revision`` and ``role`` (``"drive"``: exactly one; ``"digital_inputs"``: at most one);
-        the drive's table may give ``axis_object_offset`` and ``velocity_unit_counts_s``
-        (``config/rig.example.toml`` documents them).
-
-    Returns
-    -------
-    dict
-        ``chain``, ``coupler_index``, ``drive_index``, ``axis_offset``, ``velocity_unit_counts_s``.
-
-    Raises
-    ------
-    ValueError
-        No slave, no or two drives, an unknown key or role.
-    """
-    if not tables:
-        raise ValueError("[[ethercat.slave]]: the expected chain (one table per slave, in wiring order) is required")
-    chain = []
-    out: dict[str, Any] = {"coupler_index": None, "axis_offset": cia402.AXIS_OFFSET, "velocity_unit_counts_s": 1.0}
-    drives: list[int] = []
-    for pos, tab in enumerate(tables):
-        unknown = sorted(set(tab) - set(SLAVE_KEYS))
-        if unknown:
-            raise ValueError(f"[[ethercat.slave]] {pos}: unknown key(s) {unknown} (known: {list(SLAVE_KEYS)})")
-        for key in ("name", "vendor_id", "product_code"):
-            if key not in tab:
-                raise ValueError(f"[[ethercat.slave]] {pos}: {key} is required")
-        role = str(tab.get("role", ""))
-        if role not in ("", "drive", "digital_inputs"):
-            raise ValueError(f"[[ethercat.slave]] {pos}: role {role!r} is not 'drive', 'digital_inputs' or ''")
-        if role != "drive" and any(k in tab for k in _DRIVE_ONLY_KEYS):
-            raise ValueError(f"[[ethercat.slave]] {pos}: {list(_DRIVE_ONLY_KEYS)} belong to the drive's table")
-        if role == "drive":
-            drives.append(pos)
-            out["axis_offset"] = int(tab.get("axis_object_offset", cia402.AXIS_OFFSET))
-            out["velocity_unit_counts_s"] = float(tab.get("velocity_unit_counts_s", 1.0))
-        elif role == "digital_inputs":
-            if out["coupler_index"] is not None:
-                raise ValueError("[[ethercat.slave]]: more than one slave with role 'digital_inputs'")
-            out["coupler_index"] = pos
-        chain.append(SlaveIdentity(str(tab["name"]), int(tab["vendor_id"]), int(tab["product_code"]),
-                                   None if tab.get("revision") is None else int(tab["revision"]), role))
-    if len(drives) != 1:
-        raise ValueError(f"[[ethercat.slave]]: exactly one slave must have role 'drive', found {len(drives)}")
-    out["chain"] = tuple(chain)
-    out["drive_index"] = drives[0]
-    return out
-
-
-@dataclasses.dataclass
-class ExchangeStats:
-    """Counters of the cyclic exchange.
-
-    Attributes
-    ----------
-    cycles : int
-        Exchanges performed.
-    wkc_errors : int
-        Cycles whose working counter differed from the expected one (lost frames included).
-    lost_frames : int
-        Cycles without a returned frame (``receive_processdata`` <= 0).
-    consecutive_errors : int
-        Current run of bad cycles.
-    max_consecutive_errors : int
-        Longest run of bad cycles.
-    last_wkc : int
-        Working counter of the last cycle.
-    stale_replies : int
-        Cycles whose reply had the expected working counter but answered an older frame
-        (echoed outputs differ from those sent, or the DC time did not advance); counted in
-        ``wkc_errors`` too.
-    flushes : int
-        Receive-queue flushes after a stale reply.
-    flushed_replies : int
-        Queued replies those flushes dropped.
-    """
-
-    cycles: int = 0
-    wkc_errors: int = 0
-    lost_frames: int = 0
-    consecutive_errors: int = 0
-    max_consecutive_errors: int = 0
-    last_wkc: int = 0
-    stale_replies: int = 0
-    flushes: int = 0
-    flushed_replies: int = 0
-
-
 _RX = struct.Struct("<HhHh")  # controlword A, target torque A, controlword B, target torque B
 _TX = struct.Struct("<HiihHiih")  # statusword, position, velocity, torque actual (A, then B)
-
-
-def _require_pysoem() -> Any:
-    if pysoem is None:
-        raise EthercatError("pysoem is not installed (pip install pysoem==1.1.13)")
-    return pysoem
 
 
 class EthercatMaster:
@@ -418,7 +221,7 @@ class EthercatMaster:
         self._closed = False
         self.master = ps.Master()
         try:
-            self._open_socket(ifname, netns)
+            self._socket_fds = open_interface(self.master, ifname, netns)
             n = self.master.config_init()
             for _ in range(max(1, cfg.scan_attempts) - 1):
                 if n > 0:
@@ -451,49 +254,10 @@ class EthercatMaster:
                 self.enable()
             self.timings["enabled_s"] = time.perf_counter() - t0
             if cfg.nonblocking_receive:
-                self._set_nonblocking()
+                self.nonblocking = set_nonblocking(self._socket_fds)
         except BaseException:
             self._abort_bringup()
             raise
-
-    def _set_nonblocking(self) -> None:
-        """Make SOEM's raw socket non-blocking, so a lost frame costs ``receive_timeout_s``, not a jiffy.
-
-        SOEM reads with ``recv`` on a socket whose ``SO_RCVTIMEO`` is 1 us, which the kernel rounds
-        up to one scheduler tick (4 ms at HZ = 250): every cycle whose frame is lost then blocks
-        for 4-8 ms instead of the requested timeout, and the loop falls behind by that much per
-        lost frame (measured: 21 lost frames took 160 ms). Non-blocking, ``recv`` returns at once
-        and SOEM polls until its own timer expires. Found by the file descriptors SOEM opened.
-        """
-        import fcntl
-
-        self.nonblocking = False
-        for fd in self._socket_fds:
-            try:
-                flags = fcntl.fcntl(fd, fcntl.F_GETFL)
-                fcntl.fcntl(fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
-                self.nonblocking = True
-            except OSError as exc:  # pragma: no cover - diagnostics only
-                log.warning("cannot make the EtherCAT socket non-blocking: %s", exc)
-        if not self.nonblocking:
-            log.warning("EtherCAT socket not found: lost frames will block for a scheduler tick each")
-
-    def _open_socket(self, ifname: str, netns: str | None) -> None:
-        before = _open_fds()
-        try:
-            if netns:
-                from paperlib.hardware.netns import enter_netns
-
-                with enter_netns(netns):
-                    self.master.open(ifname)
-            else:
-                self.master.open(ifname)
-            self._socket_fds = _packet_sockets(_open_fds() - before)
-        except ConnectionError as exc:
-            raise EthercatError(
-                f"cannot open interface {ifname!r}{f' in namespace {netns}' if netns else ''}: {exc} "
-                "(does it exist? raw sockets need root or CAP_NET_RAW+CAP_NET_ADMIN)"
-            ) from exc
 
     @staticmethod
     def _describe(pos: int, s: Any) -> dict[str, Any]:
@@ -557,17 +321,8 @@ class EthercatMaster:
         SdoAbortError
             With index:subindex, abort code and its text.
         """
-        ps = _require_pysoem()
         s = slave if slave is not None else self._drive
-        try:
-            raw = self._retry(lambda: s.sdo_read(index, subindex))
-        except ps.SdoError as exc:
-            raise SdoAbortError(self._slave_name(s), index, subindex, exc.abort_code, "upload") from exc
-        except (ps.MailboxError, ps.PacketError, ps.WkcError) as exc:
-            raise EthercatError(
-                f"SDO upload of 0x{index:04X}:{subindex:02X} on {self._slave_name(s)} failed: "
-                f"{type(exc).__name__} {getattr(exc, 'desc', '') or getattr(exc, 'error_code', '')}"
-            ) from exc
+        raw = self._sdo(lambda: s.sdo_read(index, subindex), s, index, subindex, "upload")
         size = struct.calcsize(fmt)
         if len(raw) != size:
             raise BringUpError(
@@ -583,16 +338,20 @@ class EthercatMaster:
         SdoAbortError
             With index:subindex, abort code and its text.
         """
-        ps = _require_pysoem()
         s = slave if slave is not None else self._drive
         data = struct.pack(fmt, value)
+        self._sdo(lambda: s.sdo_write(index, subindex, data), s, index, subindex, "download")
+
+    def _sdo(self, transfer: Any, s: Any, index: int, subindex: int, action: str) -> Any:
+        """Run an SDO ``action`` ("upload" / "download") with retries; aborts and failures as our errors."""
+        ps = _require_pysoem()
         try:
-            self._retry(lambda: s.sdo_write(index, subindex, data))
+            return self._retry(transfer)
         except ps.SdoError as exc:
-            raise SdoAbortError(self._slave_name(s), index, subindex, exc.abort_code, "download") from exc
+            raise SdoAbortError(self._slave_name(s), index, subindex, exc.abort_code, action) from exc
         except (ps.MailboxError, ps.PacketError, ps.WkcError) as exc:
             raise EthercatError(
-                f"SDO download of 0x{index:04X}:{subindex:02X} on {self._slave_name(s)} failed: "
+                f"SDO {action} of 0x{index:04X}:{subindex:02X} on {self._slave_name(s)} failed: "
                 f"{type(exc).__name__} {getattr(exc, 'desc', '') or getattr(exc, 'error_code', '')}"
             ) from exc
 
@@ -684,23 +443,9 @@ class EthercatMaster:
                 log.warning("could not read the coupler's input FMMU (%s); assuming DIs start at bit 0", exc)
 
     # -- state handling --------------------------------------------------------------------------
-    def _state_report(self) -> str:
-        try:
-            self.master.read_state()
-        except Exception:  # noqa: BLE001
-            return "(states unreadable)"
-        parts = []
-        for i, s in enumerate(self.slaves):
-            st = s.state
-            code = s.al_status
-            text = _require_pysoem().al_status_code_to_string(code) if code else "no error"
-            err = "+ERROR" if st & 0x10 else ""
-            parts.append(f"{i}: {s.name} {STATE_NAMES.get(st & 0x0F, hex(st))}{err}, AL status 0x{code:04X} ({text})")
-        return "; ".join(parts)
-
     def _fault_context(self) -> str:
         """AL states and the axes' error codes (0x603F), best effort, for error messages."""
-        parts = [f"EtherCAT: {self._state_report()}"]
+        parts = [f"EtherCAT: {state_report(self.master, self.slaves)}"]
         codes = []
         for axis in range(2):
             idx = cia402.ERROR_CODE + axis * self.config.axis_offset
@@ -720,7 +465,7 @@ class EthercatMaster:
                 return
             if time.monotonic() > deadline:
                 raise StateTransitionError(
-                    f"EtherCAT slaves did not reach {STATE_NAMES[state]} within {timeout:.1f} s: {self._state_report()}"
+                    f"EtherCAT slaves did not reach {STATE_NAMES[state]} within {timeout:.1f} s: {state_report(self.master, self.slaves)}"
                 )
             if exchange:
                 time.sleep(self.config.cycle_time_s)
@@ -920,24 +665,11 @@ class EthercatMaster:
         read, which drops queued replies until its own comes back (not all of them if one
         carries the read's own index: hence the direct read first).
         """
-        import socket
-
         self.stats.flushes += 1
         if self._drain is None:
-            self._drain = []
-            for fd in self._socket_fds:
-                try:
-                    self._drain.append(socket.fromfd(fd, socket.AF_PACKET, socket.SOCK_RAW))
-                except OSError:  # pragma: no cover - diagnostics only
-                    pass
+            self._drain = duplicate_sockets(self._socket_fds)
         if self._drain:
-            for sock in self._drain:
-                for _ in range(4096):
-                    try:
-                        sock.recv(2048, socket.MSG_DONTWAIT)
-                    except OSError:  # BlockingIOError: the queue is empty
-                        break
-                    self.stats.flushed_replies += 1
+            self.stats.flushed_replies += drain(self._drain)
             return
         try:
             self._drive._fprd(0x0130, 2, int(self.config.flush_timeout_s * 1e6))
@@ -1063,83 +795,3 @@ class EthercatMaster:
             "flushes": st.flushes,
             "flushed_replies": st.flushed_replies,
         }
-
-
-def _open_fds() -> set[int]:
-    try:
-        return {int(x) for x in os.listdir("/proc/self/fd")}
-    except OSError:  # pragma: no cover - not Linux
-        return set()
-
-
-def _packet_sockets(fds: set[int]) -> list[int]:
-    """The AF_PACKET sockets among ``fds`` (those SOEM just opened)."""
-    import socket
-
-    out = []
-    for fd in sorted(fds):
-        try:
-            if not os.readlink(f"/proc/self/fd/{fd}").startswith("socket:"):
-                continue
-            dup = socket.socket(fileno=os.dup(fd))
-        except OSError:
-            continue
-        try:
-            if dup.family == getattr(socket, "AF_PACKET", -1):
-                out.append(fd)
-        finally:
-            dup.close()
-    return out
-
-
-def probe(ifname: str, netns: str | None = None) -> list[dict[str, Any]]:
-    """List the slaves on an interface (for ``paperlib hardware probe --interface IF``).
-
-    Parameters
-    ----------
-    ifname : str
-        Network interface.
-    netns : str, optional
-        Network namespace holding ``ifname``.
-
-    Returns
-    -------
-    list of dict
-        One per slave, in wiring order: ``position`` (0-based), ``name``, ``vendor``,
-        ``product``, ``revision``, ``state`` (e.g. "PRE-OP"), ``al_status_code``. Empty if no
-        slave answers.
-
-    Raises
-    ------
-    EthercatError
-        If the interface cannot be opened.
-    """
-    ps = _require_pysoem()
-    m = ps.Master()
-    helper = EthercatMaster(EthercatConfig(chain=()))
-    helper.master = m
-    helper._open_socket(ifname, netns)
-    try:
-        n = m.config_init()
-        if n <= 0:
-            return []
-        m.read_state()
-        out = []
-        for i, s in enumerate(m.slaves):
-            out.append(
-                {
-                    "position": i,
-                    "name": s.name,
-                    "vendor": s.man,
-                    "product": s.id,
-                    "revision": s.rev,
-                    "state": STATE_NAMES.get(s.state & 0x0F, hex(s.state)) + ("+ERROR" if s.state & 0x10 else ""),
-                    "al_status_code": s.al_status,
-                }
-            )
-        return out
-    finally:
-        try:
-            m.close()
-        except Exception:  # noqa: BLE001
-            pass
