@@ -99,6 +99,9 @@ def add_parser(subparsers: Any) -> None:
                     help="host-independent mode for shared machines (CI): the emulated robot advances one control "
                          "cycle per frame, replies may take 50 ms, the IMU may be 0.5 s old and 400 bad cycles in a "
                          "row are tolerated, so a stalled host makes the run late, never different")
+    st.add_argument("--rig-file", default=None,
+                    help="rig TOML whose [rig] robot and [[ethercat.slave]] chain the master expects (default "
+                         "config/rig.example.toml, the flagship's; config/rigs/ holds the rigs' own files)")
     st.add_argument("--quiet", action="store_true", help="print only the JSON summary")
     st.set_defaults(func=cmd_selftest)
     ci = sub.add_parser("calibrate-imu", help="IMU conversion rows from a recording (nominal IMU conversion)")
@@ -224,7 +227,8 @@ def cmd_selftest(args: argparse.Namespace) -> int:
         link = dict(LOCKSTEP_LINK, lockstep=True)
     try:
         summary = selftest(args.duration, calibrate_s=args.calibrate, controller=args.controller, seed=args.seed,
-                           json_out=args.json_out, workdir=args.workdir, zeroing=not args.no_zero,
+                           json_out=args.json_out, rig_file=args.rig_file, workdir=args.workdir,
+                           zeroing=not args.no_zero,
                            rt_priority=args.rt_priority, emulator_rt_priority=args.emulator_rt_priority, **link,
                            cpu=_cpu_arg(args.cpu), emulator_cpu=_cpu_arg(args.emulator_cpu),
                            sleep_margin_s=None if args.sleep_margin < 0 else args.sleep_margin, log=None if args.quiet else

@@ -1,7 +1,13 @@
-"""EtherCAT master for the paper's rig: EK1828 coupler + dual-axis CiA 402 drive in CST mode.
+"""EtherCAT master for a chain with one dual-axis CiA 402 drive in CST mode (and optionally digital inputs).
 
 Built on pysoem (SOEM).  :class:`EthercatMaster` brings the chain up and runs the cyclic
-exchange; :func:`probe` lists what is on an interface (``paperlib hardware probe``).
+exchange; :func:`probe` lists what is on an interface (``paperlib hardware probe``). Which
+devices the chain holds (identities, the drive's axis offset and velocity unit) is the rig's:
+its rig file's ``[[ethercat.slave]]`` tables (:func:`chain_from_tables`; ``config/rigs/`` holds
+the flagship's). The drive profile is :mod:`paperlib.hardware.cia402`, the
+errors :mod:`paperlib.hardware.ethercat_errors`, the configuration and counters
+:mod:`paperlib.hardware.ethercat_config`, SOEM's interface and :func:`probe`
+:mod:`paperlib.hardware.ethercat_bus` (all re-exported here).
 
 Bring-up (:meth:`EthercatMaster.open`):
 
@@ -9,8 +15,9 @@ Bring-up (:meth:`EthercatMaster.open`):
    (``config_init``); no slave -> :class:`NoSlaveError`;
 2. compare the chain with the expected one (name, vendor id, product code per position)
    and refuse a different chain, naming what was found (:class:`ChainMismatchError`);
-3. in PRE-OP, from the drive's ``config_func``: check that axis B answers at the +0x800
-   offset (statusword 0x6841, rated torque 0x6876, device type 0x6FFF if present), set
+3. in PRE-OP, from the drive's ``config_func``: check that axis B answers at its object
+   offset (with ETG.6010's 0x800: statusword 0x6841, rated torque 0x6876, device type 0x6FFF
+   if present), set
    modes of operation 0x6060/0x6860 = 10 (CST) and read them back through 0x6061/0x6861,
    read rated torque 0x6076/0x6876 and max torque 0x6072/0x6872, and map the PDOs:
    RxPDO 0x1600/0x1601 = controlword (U16) + target torque (I16) per axis, TxPDO
@@ -18,7 +25,7 @@ Bring-up (:meth:`EthercatMaster.open`):
    per axis, assigned through 0x1C12/0x1C13 (sub-index 0 written as one byte);
 4. ``config_map``; check the mapped sizes; compute the expected working counter from the
    ESC rules (LRW: +2 per slave with outputs, +1 per slave with inputs) -- SOEM's
-   ``expected_wkc`` undercounts by one when a slave's inputs are bit-sized (the EK1828's
+   ``expected_wkc`` undercounts by one when a slave's inputs are bit-sized (e.g. a coupler's
    four DIs), so it is reported but not used;
 5. ``config_dc`` when the slaves offer distributed clocks (SYNC0 at the cycle time on the
    drive); SAFE-OP, then OP with process data running;
@@ -50,29 +57,61 @@ Units inside are SI: rad, rad/s, N m, s.  Positions are unwrapped across the dri
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import math
-import os
 import struct
 import time
 from typing import Any, Sequence
 
 import numpy as np
 
+from paperlib.hardware import cia402
+from paperlib.hardware.cia402 import (
+    CW_DISABLE_VOLTAGE,
+    CW_SHUTDOWN,
+    CW_SWITCH_ON,
+    OPERATION_ENABLED,
+    OPERATION_ENABLED_MASK,
+    cia402_state,
+    enable_step,
+)
 from paperlib.hardware.coe import sdo_abort_text
-from paperlib.rig import RigFault
-
-try:  # pysoem is a pinned dependency, but keep importing this module cheap and safe
-    import pysoem
-except ImportError:  # pragma: no cover - exercised only without pysoem
-    pysoem = None  # type: ignore[assignment]
+from paperlib.hardware.ethercat_bus import AL_INIT as _INIT
+from paperlib.hardware.ethercat_bus import AL_OP as _OP
+from paperlib.hardware.ethercat_bus import AL_SAFEOP as _SAFEOP
+from paperlib.hardware.ethercat_bus import (
+    STATE_NAMES,
+    drain,
+    duplicate_sockets,
+    open_interface,
+    probe,
+    set_nonblocking,
+    state_report,
+)
+from paperlib.hardware.ethercat_bus import require_pysoem as _require_pysoem
+from paperlib.hardware.ethercat_config import (
+    SLAVE_KEYS,
+    EthercatConfig,
+    ExchangeStats,
+    SlaveIdentity,
+    chain_from_tables,
+)
+from paperlib.hardware.ethercat_errors import (
+    BringUpError,
+    ChainMismatchError,
+    DriveStateError,
+    EthercatError,
+    LostFrameError,
+    NoSlaveError,
+    SdoAbortError,
+    StateTransitionError,
+)
 
 __all__ = [
     "SlaveIdentity",
-    "EK1828",
-    "BE2_090_20",
     "EthercatConfig",
+    "SLAVE_KEYS",
+    "chain_from_tables",
     "EthercatMaster",
     "ExchangeStats",
     "EthercatError",
@@ -91,258 +130,23 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 TWO_PI = 2.0 * math.pi
-MODE_CST = 10
 AXIS_NAMES = ("A", "B")
-
-STATE_NAMES = {0x00: "NONE", 0x01: "INIT", 0x02: "PRE-OP", 0x03: "BOOT", 0x04: "SAFE-OP", 0x08: "OP"}
-_INIT, _PREOP, _SAFEOP, _OP = 0x01, 0x02, 0x04, 0x08
-
-# controlword commands (CiA 402)
-CW_DISABLE_VOLTAGE = 0x0000
-CW_SHUTDOWN = 0x0006
-CW_SWITCH_ON = 0x0007
-CW_ENABLE_OPERATION = 0x000F
-CW_FAULT_RESET = 0x0080
-
-
-def cia402_state(statusword: int) -> str:
-    """Name of the CiA 402 state encoded in a statusword (0x6041)."""
-    sw = statusword
-    if sw & 0x004F == 0x0000:
-        return "not ready to switch on"
-    if sw & 0x004F == 0x0040:
-        return "switch on disabled"
-    if sw & 0x006F == 0x0021:
-        return "ready to switch on"
-    if sw & 0x006F == 0x0023:
-        return "switched on"
-    if sw & 0x006F == 0x0027:
-        return "operation enabled"
-    if sw & 0x006F == 0x0007:
-        return "quick stop active"
-    if sw & 0x004F == 0x000F:
-        return "fault reaction active"
-    if sw & 0x004F == 0x0008:
-        return "fault"
-    return f"unknown (0x{sw:04X})"
-
-
-# --- errors --------------------------------------------------------------------------------
-
-
-class EthercatError(RigFault):
-    """Base class of the master's errors (a :class:`~paperlib.rig.RigFault`)."""
-
-
-class NoSlaveError(EthercatError):
-    """No EtherCAT slave answered on the interface."""
-
-
-class ChainMismatchError(EthercatError):
-    """The slaves found are not the expected chain."""
-
-
-class SdoAbortError(EthercatError):
-    """An SDO transfer was aborted by the slave.
-
-    Attributes
-    ----------
-    slave : str
-        Slave name.
-    index, subindex : int
-        The object.
-    abort_code : int
-        The 32-bit abort code.
-    """
-
-    def __init__(self, slave: str, index: int, subindex: int, abort_code: int, action: str) -> None:
-        self.slave, self.index, self.subindex, self.abort_code = slave, index, subindex, abort_code
-        super().__init__(
-            f"SDO {action} of 0x{index:04X}:{subindex:02X} on {slave} aborted with 0x{abort_code:08X} "
-            f"({sdo_abort_text(abort_code)})"
-        )
-
-
-class LostFrameError(EthercatError):
-    """Process-data frames were lost or came back with a wrong working counter too often."""
-
-
-class StateTransitionError(EthercatError):
-    """An EtherCAT AL state transition did not complete."""
-
-
-class DriveStateError(EthercatError):
-    """A drive axis did not reach, or left, CiA 402 'operation enabled' (fault, timeout)."""
-
-
-class BringUpError(EthercatError):
-    """The drive's configuration does not match what the master needs."""
-
-
-# --- configuration -------------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class SlaveIdentity:
-    """Expected identity of one slave of the chain.
-
-    Attributes
-    ----------
-    name : str
-        Short name for messages.
-    vendor_id, product_code : int
-        From the slave's SII.
-    revision : int or None
-        Checked only when given.
-    """
-
-    name: str
-    vendor_id: int
-    product_code: int
-    revision: int | None = None
-
-    def describe(self) -> str:
-        rev = f" rev 0x{self.revision:08X}" if self.revision is not None else ""
-        return f"{self.name} (vendor 0x{self.vendor_id:08X}, product 0x{self.product_code:08X}{rev})"
-
-
-#: Beckhoff EK1828 coupler; product code by Beckhoff's convention (number << 16 | 0x2C52).
-EK1828 = SlaveIdentity("EK1828", 0x00000002, 0x07242C52)
-#: Copley Accelnet BE2-090-20-R; vendor 0xAB is Copley's, the product code is a placeholder
-#: (replace it with the one from the drive's ESI / ``paperlib hardware probe``).
-BE2_090_20 = SlaveIdentity("BE2-090-20", 0x000000AB, 0x00000BE2)
-
-
-@dataclasses.dataclass
-class EthercatConfig:
-    """Configuration of :class:`EthercatMaster`.
-
-    Attributes
-    ----------
-    chain : tuple of SlaveIdentity
-        Expected slaves in wiring order.
-    coupler_index, drive_index : int
-        Positions (0-based) of the coupler and the drive in ``chain``.
-    counts_per_rev : int
-        Encoder counts per motor revolution (virtual encoder from the resolver: 2^16).
-    velocity_unit_counts_s : float
-        One unit of 0x606C in counts/s (Copley: 0.1 counts/s).
-    axis_offset : int
-        Object index offset of axis B (0x800).
-    gear_ratio : tuple of float
-        Motor angle / joint angle per axis, applied to positions and velocities.
-    max_torque_permille : int or None
-        Written to 0x6072/0x6872 at bring-up when given; the master also clamps to it.
-    cycle_time_s : float
-        Nominal cycle time [s] (SYNC0 period, bring-up loop period).
-    use_dc : bool
-        Configure distributed clocks when the slaves offer them.
-    receive_timeout_s : float
-        Timeout of one process-data frame [s].
-    flush_timeout_s : float
-        Timeout of the register read that flushes stale replies (see the module docstring) [s].
-    max_consecutive_errors : int
-        Lost frames / WKC errors in a row before :class:`LostFrameError`.
-    pd_watchdog_s : float or None
-        Process-data (SM) watchdog written to the drive, None = leave the device default.
-    scan_attempts : int
-        How many times the bus is scanned (``config_init``) before :class:`NoSlaveError`, 0.2 s
-        apart: a slave still booting, or a busy host, may miss the first scan's short timeouts.
-    state_timeout_s, cia402_timeout_s : float
-        Timeouts for reaching SAFE-OP/OP and CiA 402 operation enabled [s].
-    enable_axes : bool
-        Walk the drive to operation enabled in :meth:`EthercatMaster.open`.
-    sdo_retries : int
-        Retries of an SDO transfer whose mailbox answer timed out (not of aborts).
-    nonblocking_receive : bool
-        After bring-up, make SOEM's socket non-blocking so that waiting for a lost frame takes
-        ``receive_timeout_s`` and not a scheduler tick (see :meth:`EthercatMaster._set_nonblocking`).
-        Off by default (a late frame is then waited for up to a tick); the real-time rig
-        (:class:`paperlib.hardware.rig.HardwareRig`) turns it on.
-    """
-
-    chain: tuple[SlaveIdentity, ...] = (EK1828, BE2_090_20)
-    coupler_index: int | None = 0
-    drive_index: int = 1
-    counts_per_rev: int = 65536
-    velocity_unit_counts_s: float = 0.1
-    axis_offset: int = 0x800
-    gear_ratio: tuple[float, float] = (1.0, 1.0)
-    max_torque_permille: int | None = None
-    cycle_time_s: float = 0.00025
-    use_dc: bool = True
-    receive_timeout_s: float = 0.001
-    flush_timeout_s: float = 0.002
-    max_consecutive_errors: int = 20
-    pd_watchdog_s: float | None = None
-    scan_attempts: int = 3
-    state_timeout_s: float = 3.0
-    cia402_timeout_s: float = 1.0
-    enable_axes: bool = True
-    sdo_retries: int = 2
-    nonblocking_receive: bool = False
-
-
-@dataclasses.dataclass
-class ExchangeStats:
-    """Counters of the cyclic exchange.
-
-    Attributes
-    ----------
-    cycles : int
-        Exchanges performed.
-    wkc_errors : int
-        Cycles whose working counter differed from the expected one (lost frames included).
-    lost_frames : int
-        Cycles without a returned frame (``receive_processdata`` <= 0).
-    consecutive_errors : int
-        Current run of bad cycles.
-    max_consecutive_errors : int
-        Longest run of bad cycles.
-    last_wkc : int
-        Working counter of the last cycle.
-    stale_replies : int
-        Cycles whose reply had the expected working counter but answered an older frame
-        (echoed outputs differ from those sent, or the DC time did not advance); counted in
-        ``wkc_errors`` too.
-    flushes : int
-        Receive-queue flushes after a stale reply.
-    flushed_replies : int
-        Queued replies those flushes dropped.
-    """
-
-    cycles: int = 0
-    wkc_errors: int = 0
-    lost_frames: int = 0
-    consecutive_errors: int = 0
-    max_consecutive_errors: int = 0
-    last_wkc: int = 0
-    stale_replies: int = 0
-    flushes: int = 0
-    flushed_replies: int = 0
-
 
 _RX = struct.Struct("<HhHh")  # controlword A, target torque A, controlword B, target torque B
 _TX = struct.Struct("<HiihHiih")  # statusword, position, velocity, torque actual (A, then B)
 
 
-def _require_pysoem() -> Any:
-    if pysoem is None:
-        raise EthercatError("pysoem is not installed (pip install pysoem==1.1.13)")
-    return pysoem
-
-
 class EthercatMaster:
-    """pysoem-based master for the coupler + dual-axis CST drive chain.
+    """pysoem-based master for a chain with one dual-axis CST drive (and optionally digital inputs).
 
     Parameters
     ----------
-    config : EthercatConfig, optional
+    config : EthercatConfig
         Chain, scaling and timing.
 
     Examples
     --------
-    >>> m = EthercatMaster()                                  # doctest: +SKIP
+    >>> m = EthercatMaster(EthercatConfig(**chain_from_tables(tables)))  # doctest: +SKIP
     >>> m.open("eth1")                                        # doctest: +SKIP
     >>> q, qd, tau, di, ok = m.exchange(np.array([0.1, 0.0])) # doctest: +SKIP
     >>> m.close()                                             # doctest: +SKIP
@@ -350,8 +154,8 @@ class EthercatMaster:
 
     n_axes = 2
 
-    def __init__(self, config: EthercatConfig | None = None) -> None:
-        self.config = config or EthercatConfig()
+    def __init__(self, config: EthercatConfig) -> None:
+        self.config = config
         self.ifname: str | None = None
         self.stats = ExchangeStats()
         self.master: Any = None
@@ -417,7 +221,7 @@ class EthercatMaster:
         self._closed = False
         self.master = ps.Master()
         try:
-            self._open_socket(ifname, netns)
+            self._socket_fds = open_interface(self.master, ifname, netns)
             n = self.master.config_init()
             for _ in range(max(1, cfg.scan_attempts) - 1):
                 if n > 0:
@@ -450,49 +254,10 @@ class EthercatMaster:
                 self.enable()
             self.timings["enabled_s"] = time.perf_counter() - t0
             if cfg.nonblocking_receive:
-                self._set_nonblocking()
+                self.nonblocking = set_nonblocking(self._socket_fds)
         except BaseException:
             self._abort_bringup()
             raise
-
-    def _set_nonblocking(self) -> None:
-        """Make SOEM's raw socket non-blocking, so a lost frame costs ``receive_timeout_s``, not a jiffy.
-
-        SOEM reads with ``recv`` on a socket whose ``SO_RCVTIMEO`` is 1 us, which the kernel rounds
-        up to one scheduler tick (4 ms at HZ = 250): every cycle whose frame is lost then blocks
-        for 4-8 ms instead of the requested timeout, and the loop falls behind by that much per
-        lost frame (measured: 21 lost frames took 160 ms). Non-blocking, ``recv`` returns at once
-        and SOEM polls until its own timer expires. Found by the file descriptors SOEM opened.
-        """
-        import fcntl
-
-        self.nonblocking = False
-        for fd in self._socket_fds:
-            try:
-                flags = fcntl.fcntl(fd, fcntl.F_GETFL)
-                fcntl.fcntl(fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
-                self.nonblocking = True
-            except OSError as exc:  # pragma: no cover - diagnostics only
-                log.warning("cannot make the EtherCAT socket non-blocking: %s", exc)
-        if not self.nonblocking:
-            log.warning("EtherCAT socket not found: lost frames will block for a scheduler tick each")
-
-    def _open_socket(self, ifname: str, netns: str | None) -> None:
-        before = _open_fds()
-        try:
-            if netns:
-                from paperlib.hardware.netns import enter_netns
-
-                with enter_netns(netns):
-                    self.master.open(ifname)
-            else:
-                self.master.open(ifname)
-            self._socket_fds = _packet_sockets(_open_fds() - before)
-        except ConnectionError as exc:
-            raise EthercatError(
-                f"cannot open interface {ifname!r}{f' in namespace {netns}' if netns else ''}: {exc} "
-                "(does it exist? raw sockets need root or CAP_NET_RAW+CAP_NET_ADMIN)"
-            ) from exc
 
     @staticmethod
     def _describe(pos: int, s: Any) -> dict[str, Any]:
@@ -556,17 +321,8 @@ class EthercatMaster:
         SdoAbortError
             With index:subindex, abort code and its text.
         """
-        ps = _require_pysoem()
         s = slave if slave is not None else self._drive
-        try:
-            raw = self._retry(lambda: s.sdo_read(index, subindex))
-        except ps.SdoError as exc:
-            raise SdoAbortError(self._slave_name(s), index, subindex, exc.abort_code, "upload") from exc
-        except (ps.MailboxError, ps.PacketError, ps.WkcError) as exc:
-            raise EthercatError(
-                f"SDO upload of 0x{index:04X}:{subindex:02X} on {self._slave_name(s)} failed: "
-                f"{type(exc).__name__} {getattr(exc, 'desc', '') or getattr(exc, 'error_code', '')}"
-            ) from exc
+        raw = self._sdo(lambda: s.sdo_read(index, subindex), s, index, subindex, "upload")
         size = struct.calcsize(fmt)
         if len(raw) != size:
             raise BringUpError(
@@ -582,16 +338,20 @@ class EthercatMaster:
         SdoAbortError
             With index:subindex, abort code and its text.
         """
-        ps = _require_pysoem()
         s = slave if slave is not None else self._drive
         data = struct.pack(fmt, value)
+        self._sdo(lambda: s.sdo_write(index, subindex, data), s, index, subindex, "download")
+
+    def _sdo(self, transfer: Any, s: Any, index: int, subindex: int, action: str) -> Any:
+        """Run an SDO ``action`` ("upload" / "download") with retries; aborts and failures as our errors."""
+        ps = _require_pysoem()
         try:
-            self._retry(lambda: s.sdo_write(index, subindex, data))
+            return self._retry(transfer)
         except ps.SdoError as exc:
-            raise SdoAbortError(self._slave_name(s), index, subindex, exc.abort_code, "download") from exc
+            raise SdoAbortError(self._slave_name(s), index, subindex, exc.abort_code, action) from exc
         except (ps.MailboxError, ps.PacketError, ps.WkcError) as exc:
             raise EthercatError(
-                f"SDO download of 0x{index:04X}:{subindex:02X} on {self._slave_name(s)} failed: "
+                f"SDO {action} of 0x{index:04X}:{subindex:02X} on {self._slave_name(s)} failed: "
                 f"{type(exc).__name__} {getattr(exc, 'desc', '') or getattr(exc, 'error_code', '')}"
             ) from exc
 
@@ -601,7 +361,7 @@ class EthercatMaster:
         s = self.slaves[slave_pos]
         off = cfg.axis_offset
         # axis B must answer at the +offset: statusword and rated torque, device type if present
-        for obj, fmt, what in ((0x6041, "<H", "statusword"), (0x6076, "<I", "rated torque")):
+        for obj, fmt, what in ((cia402.STATUSWORD, "<H", "statusword"), (cia402.RATED_TORQUE, "<I", "rated torque")):
             try:
                 self.sdo_read(obj + off, 0, fmt, s)
             except SdoAbortError as exc:
@@ -610,38 +370,39 @@ class EthercatMaster:
                     f"0x{obj + off:04X} -> abort 0x{exc.abort_code:08X} ({sdo_abort_text(exc.abort_code)})"
                 ) from exc
         try:
-            self.axis_b_device_type = self.sdo_read(0x67FF + off, 0, "<I", s)
+            self.axis_b_device_type = self.sdo_read(cia402.AXIS_DEVICE_TYPE + off, 0, "<I", s)
         except SdoAbortError:
             self.axis_b_device_type = None  # optional object (ETG.6010 device type per axis)
-        if self.axis_b_device_type is not None and self.axis_b_device_type & 0xFFFF != 0x0192:
+        if self.axis_b_device_type is not None and self.axis_b_device_type & 0xFFFF != cia402.DEVICE_TYPE_PROFILE:
             raise BringUpError(
-                f"axis B device type 0x{0x67FF + off:04X} = 0x{self.axis_b_device_type:08X} is not a CiA 402 drive"
+                f"axis B device type 0x{cia402.AXIS_DEVICE_TYPE + off:04X} = 0x{self.axis_b_device_type:08X} is not a CiA 402 drive"
             )
         for axis in range(2):
             b = axis * off
-            self.sdo_write(0x6060 + b, 0, "<b", MODE_CST, s)
-            shown = self.sdo_read(0x6061 + b, 0, "<b", s)
-            if shown != MODE_CST:
+            self.sdo_write(cia402.MODES_OF_OPERATION + b, 0, "<b", cia402.MODE_CST, s)
+            shown = self.sdo_read(cia402.MODES_OF_OPERATION_DISPLAY + b, 0, "<b", s)
+            if shown != cia402.MODE_CST:
                 raise BringUpError(
-                    f"axis {AXIS_NAMES[axis]}: modes of operation display 0x{0x6061 + b:04X} = {shown}, expected "
-                    f"{MODE_CST} (cyclic synchronous torque)"
+                    f"axis {AXIS_NAMES[axis]}: modes of operation display "
+                    f"0x{cia402.MODES_OF_OPERATION_DISPLAY + b:04X} = {shown}, expected "
+                    f"{cia402.MODE_CST} (cyclic synchronous torque)"
                 )
             if cfg.max_torque_permille is not None:
-                self.sdo_write(0x6072 + b, 0, "<H", int(cfg.max_torque_permille), s)
-            self.max_torque_permille[axis] = self.sdo_read(0x6072 + b, 0, "<H", s)
-            rated_mNm = self.sdo_read(0x6076 + b, 0, "<I", s)
+                self.sdo_write(cia402.MAX_TORQUE + b, 0, "<H", int(cfg.max_torque_permille), s)
+            self.max_torque_permille[axis] = self.sdo_read(cia402.MAX_TORQUE + b, 0, "<H", s)
+            rated_mNm = self.sdo_read(cia402.RATED_TORQUE + b, 0, "<I", s)
             if rated_mNm <= 0:
-                raise BringUpError(f"axis {AXIS_NAMES[axis]}: rated torque 0x{0x6076 + b:04X} is {rated_mNm}")
+                raise BringUpError(f"axis {AXIS_NAMES[axis]}: rated torque 0x{cia402.RATED_TORQUE + b:04X} is {rated_mNm}")
             self.rated_torque_Nm[axis] = rated_mNm * 1e-3
-            self.rated_current_A[axis] = self.sdo_read(0x6075 + b, 0, "<I", s) * 1e-3
+            self.rated_current_A[axis] = self.sdo_read(cia402.RATED_CURRENT + b, 0, "<I", s) * 1e-3
         # PDO mapping
         self.sdo_write(0x1C12, 0, "<B", 0, s)
         self.sdo_write(0x1C13, 0, "<B", 0, s)
         for axis in range(2):
             b = axis * off
-            rx = (((0x6040 + b) << 16) | 16, ((0x6071 + b) << 16) | 16)
-            tx = (((0x6041 + b) << 16) | 16, ((0x6064 + b) << 16) | 32,
-                  ((0x606C + b) << 16) | 32, ((0x6077 + b) << 16) | 16)
+            rx = (((cia402.CONTROLWORD + b) << 16) | 16, ((cia402.TARGET_TORQUE + b) << 16) | 16)
+            tx = (((cia402.STATUSWORD + b) << 16) | 16, ((cia402.POSITION_ACTUAL + b) << 16) | 32,
+                  ((cia402.VELOCITY_ACTUAL + b) << 16) | 32, ((cia402.TORQUE_ACTUAL + b) << 16) | 16)
             for pdo, entries in ((0x1600 + axis, rx), (0x1A00 + axis, tx)):
                 self.sdo_write(pdo, 0, "<B", 0, s)
                 for sub, entry in enumerate(entries, start=1):
@@ -682,26 +443,12 @@ class EthercatMaster:
                 log.warning("could not read the coupler's input FMMU (%s); assuming DIs start at bit 0", exc)
 
     # -- state handling --------------------------------------------------------------------------
-    def _state_report(self) -> str:
-        try:
-            self.master.read_state()
-        except Exception:  # noqa: BLE001
-            return "(states unreadable)"
-        parts = []
-        for i, s in enumerate(self.slaves):
-            st = s.state
-            code = s.al_status
-            text = _require_pysoem().al_status_code_to_string(code) if code else "no error"
-            err = "+ERROR" if st & 0x10 else ""
-            parts.append(f"{i}: {s.name} {STATE_NAMES.get(st & 0x0F, hex(st))}{err}, AL status 0x{code:04X} ({text})")
-        return "; ".join(parts)
-
     def _fault_context(self) -> str:
         """AL states and the axes' error codes (0x603F), best effort, for error messages."""
-        parts = [f"EtherCAT: {self._state_report()}"]
+        parts = [f"EtherCAT: {state_report(self.master, self.slaves)}"]
         codes = []
         for axis in range(2):
-            idx = 0x603F + axis * self.config.axis_offset
+            idx = cia402.ERROR_CODE + axis * self.config.axis_offset
             try:
                 codes.append(f"axis {AXIS_NAMES[axis]} error code 0x{self.sdo_read(idx, 0, '<H'):04X}")
             except Exception:  # noqa: BLE001 -- diagnostics only
@@ -718,7 +465,7 @@ class EthercatMaster:
                 return
             if time.monotonic() > deadline:
                 raise StateTransitionError(
-                    f"EtherCAT slaves did not reach {STATE_NAMES[state]} within {timeout:.1f} s: {self._state_report()}"
+                    f"EtherCAT slaves did not reach {STATE_NAMES[state]} within {timeout:.1f} s: {state_report(self.master, self.slaves)}"
                 )
             if exchange:
                 time.sleep(self.config.cycle_time_s)
@@ -761,15 +508,7 @@ class EthercatMaster:
                 self._enabled = True
                 return
             for axis, st in enumerate(states):
-                if st == "fault":
-                    self._cw[axis] = CW_FAULT_RESET if not reset_sent[axis] else CW_DISABLE_VOLTAGE
-                    reset_sent[axis] = not reset_sent[axis]
-                elif st in ("switch on disabled", "not ready to switch on"):
-                    self._cw[axis] = CW_SHUTDOWN
-                elif st == "ready to switch on":
-                    self._cw[axis] = CW_SWITCH_ON
-                elif st in ("switched on", "operation enabled", "quick stop active"):
-                    self._cw[axis] = CW_ENABLE_OPERATION
+                self._cw[axis], reset_sent[axis] = enable_step(st, self._cw[axis], reset_sent[axis])
             if time.monotonic() > deadline:
                 detail = ", ".join(
                     f"axis {AXIS_NAMES[a]}: {states[a]} (statusword 0x{self.statusword[a]:04X})" for a in range(2)
@@ -881,7 +620,8 @@ class EthercatMaster:
         if ok:
             st.consecutive_errors = 0
             self._unpack_inputs()
-            if self._enabled and (self.statusword[0] & 0x006F != 0x0027 or self.statusword[1] & 0x006F != 0x0027):
+            if self._enabled and (self.statusword[0] & OPERATION_ENABLED_MASK != OPERATION_ENABLED
+                                  or self.statusword[1] & OPERATION_ENABLED_MASK != OPERATION_ENABLED):
                 self._enabled = False
                 detail = ", ".join(
                     f"axis {AXIS_NAMES[a]}: {cia402_state(self.statusword[a])} (statusword 0x{self.statusword[a]:04X})"
@@ -925,24 +665,11 @@ class EthercatMaster:
         read, which drops queued replies until its own comes back (not all of them if one
         carries the read's own index: hence the direct read first).
         """
-        import socket
-
         self.stats.flushes += 1
         if self._drain is None:
-            self._drain = []
-            for fd in self._socket_fds:
-                try:
-                    self._drain.append(socket.fromfd(fd, socket.AF_PACKET, socket.SOCK_RAW))
-                except OSError:  # pragma: no cover - diagnostics only
-                    pass
+            self._drain = duplicate_sockets(self._socket_fds)
         if self._drain:
-            for sock in self._drain:
-                for _ in range(4096):
-                    try:
-                        sock.recv(2048, socket.MSG_DONTWAIT)
-                    except OSError:  # BlockingIOError: the queue is empty
-                        break
-                    self.stats.flushed_replies += 1
+            self.stats.flushed_replies += drain(self._drain)
             return
         try:
             self._drive._fprd(0x0130, 2, int(self.config.flush_timeout_s * 1e6))
@@ -1068,83 +795,3 @@ class EthercatMaster:
             "flushes": st.flushes,
             "flushed_replies": st.flushed_replies,
         }
-
-
-def _open_fds() -> set[int]:
-    try:
-        return {int(x) for x in os.listdir("/proc/self/fd")}
-    except OSError:  # pragma: no cover - not Linux
-        return set()
-
-
-def _packet_sockets(fds: set[int]) -> list[int]:
-    """The AF_PACKET sockets among ``fds`` (those SOEM just opened)."""
-    import socket
-
-    out = []
-    for fd in sorted(fds):
-        try:
-            if not os.readlink(f"/proc/self/fd/{fd}").startswith("socket:"):
-                continue
-            dup = socket.socket(fileno=os.dup(fd))
-        except OSError:
-            continue
-        try:
-            if dup.family == getattr(socket, "AF_PACKET", -1):
-                out.append(fd)
-        finally:
-            dup.close()
-    return out
-
-
-def probe(ifname: str, netns: str | None = None) -> list[dict[str, Any]]:
-    """List the slaves on an interface (for ``paperlib hardware probe --interface IF``).
-
-    Parameters
-    ----------
-    ifname : str
-        Network interface.
-    netns : str, optional
-        Network namespace holding ``ifname``.
-
-    Returns
-    -------
-    list of dict
-        One per slave, in wiring order: ``position`` (0-based), ``name``, ``vendor``,
-        ``product``, ``revision``, ``state`` (e.g. "PRE-OP"), ``al_status_code``. Empty if no
-        slave answers.
-
-    Raises
-    ------
-    EthercatError
-        If the interface cannot be opened.
-    """
-    ps = _require_pysoem()
-    m = ps.Master()
-    helper = EthercatMaster()
-    helper.master = m
-    helper._open_socket(ifname, netns)
-    try:
-        n = m.config_init()
-        if n <= 0:
-            return []
-        m.read_state()
-        out = []
-        for i, s in enumerate(m.slaves):
-            out.append(
-                {
-                    "position": i,
-                    "name": s.name,
-                    "vendor": s.man,
-                    "product": s.id,
-                    "revision": s.rev,
-                    "state": STATE_NAMES.get(s.state & 0x0F, hex(s.state)) + ("+ERROR" if s.state & 0x10 else ""),
-                    "al_status_code": s.al_status,
-                }
-            )
-        return out
-    finally:
-        try:
-            m.close()
-        except Exception:  # noqa: BLE001
-            pass

@@ -104,7 +104,7 @@ def enter_netns(name: str) -> Iterator[None]:
 
     Sockets opened inside keep belonging to ``name``.  Other threads are not affected.
     """
-    own = os.open(f"/proc/thread-self/ns/net", os.O_RDONLY)
+    own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
     try:
         target = os.open(os.path.join(_NETNS_DIR, name), os.O_RDONLY)
     except FileNotFoundError:

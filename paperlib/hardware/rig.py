@@ -1,13 +1,16 @@
-"""The paper's rig behind the :class:`~paperlib.rig.Rig` interface: EtherCAT drive + IMU link.
+"""A two-joint EtherCAT + IMU rig behind the :class:`~paperlib.rig.Rig` interface.
 
 :class:`HardwareRig` combines
 
-* the EtherCAT master (:class:`~paperlib.hardware.ethercat.EthercatMaster`: EK1828 coupler with
-  the proximity sensors, dual-axis CiA 402 drive in CST mode), and
-* the IMU receiver (:class:`~paperlib.hardware.imu_link.ImuReceiver`: the STM32's 1 kHz UDP
-  stream of both IMUs, held between packets -- the paper's "oversampling" at 4 kHz),
+* the EtherCAT master (:class:`~paperlib.hardware.ethercat.EthercatMaster`: the chain the rig
+  file names in its ``[[ethercat.slave]]`` tables -- a dual-axis CiA 402 drive in CST mode and,
+  optionally, a slave whose digital inputs carry the proximity sensors), and
+* the IMU receiver (:class:`~paperlib.hardware.imu_link.ImuReceiver`: a microcontroller's UDP
+  stream of both IMUs, held between packets -- "oversampling" at the control rate),
 
-and produces one :class:`~paperlib.rig.Measurement` per 4 kHz cycle:
+and produces one :class:`~paperlib.rig.Measurement` per control cycle (the robot is the rig
+file's ``[rig] robot``, loaded with :func:`paperlib.robots.load`; ``config/rigs/`` holds the
+flagship's rig file):
 
 ==========  ==================================================================  =========
 ``q``       encoder position 0x6064 (motor counts -> joint angle: / gear ratio)   rad
@@ -15,7 +18,7 @@ and produces one :class:`~paperlib.rig.Measurement` per 4 kHz cycle:
 ``qd``      gyroscope z of the joint's IMU, through the IMU conversion row         rad/s
 ``qdd``     accelerometer y over the lever arm, through the conversion row         rad/s^2
 ``tau_m``   torque actual 0x6077 (per mille of the rated torque 0x6076)            N m (motor)
-``digital_inputs``  the coupler's DIs (bit k: proximity sensor of joint k + 1)
+``digital_inputs``  the DIs of the ``digital_inputs`` slave (bit k: proximity sensor of joint k + 1)
 ==========  ==================================================================  =========
 
 The IMU conversion rows are :func:`paperlib.estimation.imu_calibration.imu_to_joint`'s
@@ -62,20 +65,21 @@ import threading
 import time
 import tomllib
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator
 
 import numpy as np
 
-from paperlib.hardware.ethercat import (
-    EK1828,
-    EthercatConfig,
-    EthercatError,
-    EthercatMaster,
-    SlaveIdentity,
-)
+from paperlib.hardware.ethercat import EthercatConfig, EthercatError, EthercatMaster
 from paperlib.hardware.imu_link import ImuReceiver
+from paperlib.hardware.rig_settings import (
+    IDENTITY_FIELDS,
+    RigSettings,
+    ZeroingSettings,
+    chain_toml,
+    load_rig_settings,
+)
 from paperlib.rig import Measurement, Rig, RigFault
 
 __all__ = [
@@ -85,6 +89,8 @@ __all__ = [
     "ZeroingResult",
     "HardwareRig",
     "load_rig_settings",
+    "chain_toml",
+    "IDENTITY_FIELDS",
     "load_imu_calibration",
     "write_imu_calibration",
     "EMULATOR_SOFTWARE_PREFIX",
@@ -96,180 +102,6 @@ EMULATOR_SOFTWARE_PREFIX = "paperlib esc emulator"
 
 class ZeroingError(RigFault):
     """A proximity sensor did not switch during zeroing."""
-
-
-@dataclass
-class ZeroingSettings:
-    """Zeroing with the proximity sensors (see the module docstring). Angles in degrees here.
-
-    Attributes
-    ----------
-    enabled : bool
-        Run :meth:`HardwareRig.zero` before a run.
-    inputs : tuple of int
-        DI bit of each joint's sensor (the EK1828's DI1/DI2 = bits 0/1).
-    switch_angle_deg : tuple of float
-        Joint angle at which each sensor switches on when approached in ``direction`` [deg].
-    direction : tuple of int
-        +1 or -1 per joint.
-    velocity_deg_s : float
-        Approach speed [deg/s].
-    max_torque_Nm : float
-        Motor torque limit during zeroing [N m].
-    travel_max_deg : float
-        Give up after this travel [deg].
-    timeout_s : float
-        Give up after this time per joint [s].
-    rate_hz : float
-        Cycle rate of the (non-real-time) zeroing loop [Hz].
-    """
-
-    enabled: bool = False
-    inputs: tuple[int, ...] = (0, 1)
-    switch_angle_deg: tuple[float, ...] = (0.0, 0.0)
-    direction: tuple[int, ...] = (1, 1)
-    velocity_deg_s: float = 5.0
-    max_torque_Nm: float = 1.0
-    travel_max_deg: float = 20.0
-    timeout_s: float = 10.0
-    rate_hz: float = 1000.0
-
-
-@dataclass
-class RigSettings:
-    """Everything :class:`HardwareRig` needs (from a rig TOML, see ``config/rig.example.toml``).
-
-    Units: SI unless the name says otherwise (``_deg``).
-    """
-
-    interface: str
-    name: str = "rig"
-    robot: str = "five_bar"
-    emulated: bool = False
-    netns: str | None = None
-    cycle_hz: float | None = None  # default: the robot description's control rate
-    drive_vendor_id: int = 0x000000AB
-    drive_product_code: int = 0x00000BE2
-    coupler: bool = True
-    axis_b_object_offset: int = 0x800
-    max_lost_frames: int = 20
-    receive_timeout_s: float = 1e-4
-    pd_watchdog_s: float | None = None
-    use_dc: bool = True
-    gear_ratio: tuple[float, float] | None = None
-    position_offset_deg: tuple[float, float] = (0.0, 0.0)
-    udp_port: int = 5005
-    bind_address: str = "0.0.0.0"
-    source_address: str | None = None
-    max_imu_age_s: float = 0.005
-    imu_wait_s: float = 2.0
-    bringup_attempts: int = 2
-    lever_arm_m: tuple[float, float] | None = None
-    imu_of_joint: tuple[int, int] = (0, 1)
-    imu_calibration_file: str | None = None
-    max_torque_Nm: tuple[float, float] | None = None
-    q_min_deg: tuple[float, float] | None = None
-    q_max_deg: tuple[float, float] | None = None
-    zeroing: ZeroingSettings = field(default_factory=ZeroingSettings)
-    rt_priority: int = 0
-    cpu: int | None = None
-    sleep_margin_s: float | None = None
-    inject_nan_qd: tuple[float, int] | None = None
-    source_file: str | None = None
-
-
-def _tuple(v: Any, n: int | None = None, kind: type = float) -> tuple:
-    t = tuple(kind(x) for x in (v if isinstance(v, (list, tuple)) else [v]))
-    if n is not None and len(t) == 1 and n > 1:
-        t = t * n
-    if n is not None and len(t) != n:
-        raise ValueError(f"expected {n} values, got {list(v)}")
-    return t
-
-
-def _nan_qd(v: Any) -> tuple[float, int] | None:
-    """``[faults] nan_qd = [t_s, joint]`` (joint 1-based) as ``(t_s, joint)``, or None."""
-    if v is None:
-        return None
-    t_s, joint = _tuple(v, 2)
-    if not (math.isfinite(t_s) and t_s >= 0.0 and joint in (1.0, 2.0)):
-        raise ValueError(f"[faults] nan_qd must be [t_s >= 0, joint 1 or 2], got {v}")
-    return t_s, int(joint)
-
-
-def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
-    """Read a rig TOML (``config/rig.example.toml`` documents the keys) into :class:`RigSettings`.
-
-    Raises
-    ------
-    ValueError
-        Missing required keys (``[ethercat] interface``, ``[imu] udp_port``) or bad values,
-        naming the file and key.
-    """
-    p = Path(path)
-    with p.open("rb") as fh:
-        raw = tomllib.load(fh)
-    rig, ec, imu = raw.get("rig", {}), raw.get("ethercat", {}), raw.get("imu", {})
-    safety, zero, loop = raw.get("safety", {}), raw.get("zeroing", {}), raw.get("loop", {})
-    faults = raw.get("faults", {})
-    try:
-        if "interface" not in ec:
-            raise ValueError("[ethercat] interface is required")
-        if "udp_port" not in imu:
-            raise ValueError("[imu] udp_port is required")
-        z = ZeroingSettings(
-            enabled=bool(zero.get("enabled", False)),
-            inputs=_tuple(zero.get("inputs", (0, 1)), 2, int),
-            switch_angle_deg=_tuple(zero.get("switch_angle_deg", (0.0, 0.0)), 2),
-            direction=_tuple(zero.get("direction", (1, 1)), 2, int),
-            velocity_deg_s=float(zero.get("velocity_deg_s", 5.0)),
-            max_torque_Nm=float(zero.get("max_torque_Nm", 1.0)),
-            travel_max_deg=float(zero.get("travel_max_deg", 20.0)),
-            timeout_s=float(zero.get("timeout_s", 10.0)),
-        )
-        if any(d not in (-1, 1) for d in z.direction):
-            raise ValueError(f"[zeroing] direction must be +1 or -1 per joint, got {z.direction}")
-        s = RigSettings(
-            interface=str(ec["interface"]),
-            name=str(rig.get("name", p.stem)),
-            robot=str(rig.get("robot", "five_bar")),
-            emulated=bool(rig.get("emulated", False)),
-            netns=ec.get("netns"),
-            cycle_hz=None if ec.get("cycle_hz") is None else float(ec["cycle_hz"]),
-            drive_vendor_id=int(ec.get("drive_vendor_id", 0xAB)),
-            drive_product_code=int(ec.get("drive_product_code", 0xBE2)),
-            coupler=bool(ec.get("coupler", True)),
-            axis_b_object_offset=int(ec.get("axis_b_object_offset", 0x800)),
-            max_lost_frames=int(ec.get("max_lost_frames", 20)),
-            receive_timeout_s=float(ec.get("receive_timeout_s", 1e-4)),
-            pd_watchdog_s=None if ec.get("pd_watchdog_s") is None else float(ec["pd_watchdog_s"]),
-            use_dc=bool(ec.get("use_dc", True)),
-            gear_ratio=None if "gear_ratio" not in ec else _tuple(ec["gear_ratio"], 2),
-            position_offset_deg=_tuple(ec.get("position_offset_deg", (0.0, 0.0)), 2),
-            udp_port=int(imu["udp_port"]),
-            bind_address=str(imu.get("bind_address", "0.0.0.0")),
-            source_address=imu.get("source_address"),
-            max_imu_age_s=float(imu.get("max_age_s", 0.005)),
-            imu_wait_s=float(imu.get("wait_s", 2.0)),
-            bringup_attempts=int(ec.get("bringup_attempts", 2)),
-            lever_arm_m=None if "lever_arm_m" not in imu else _tuple(imu["lever_arm_m"], 2),
-            imu_of_joint=_tuple(imu.get("imu_of_joint", (0, 1)), 2, int),
-            imu_calibration_file=imu.get("calibration_file"),
-            max_torque_Nm=None if "max_torque_Nm" not in safety else _tuple(safety["max_torque_Nm"], 2),
-            q_min_deg=None if "q_min_deg" not in safety else _tuple(safety["q_min_deg"], 2),
-            q_max_deg=None if "q_max_deg" not in safety else _tuple(safety["q_max_deg"], 2),
-            zeroing=z,
-            rt_priority=int(loop.get("rt_priority", 0)),
-            cpu=None if loop.get("cpu") is None else int(loop["cpu"]),
-            sleep_margin_s=None if loop.get("sleep_margin_s") is None else float(loop["sleep_margin_s"]),
-            inject_nan_qd=_nan_qd(faults.get("nan_qd")),
-            source_file=str(p),
-        )
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ValueError(f"rig configuration {p}: {exc}") from None
-    if s.imu_calibration_file and not Path(s.imu_calibration_file).is_absolute():
-        s.imu_calibration_file = str((p.parent / s.imu_calibration_file).resolve())
-    return replace(s, **overrides) if overrides else s
 
 
 def load_imu_calibration(path: str | Path, n: int = 2) -> np.ndarray:
@@ -344,18 +176,19 @@ class HardwareRig(Rig):
         Interfaces, identities, thresholds.
     imu_rows : array_like, shape (2, N_IC), optional
         IMU conversion rows (default: ``settings.imu_calibration_file``, else identity).
-    robot : FiveBar, optional
-        Robot model (gear ratios, lever arms, limits); default ``FiveBar.default()``.
+    robot : optional
+        Robot model (gear ratios, lever arms, limits, control rate); default
+        ``paperlib.robots.load(settings.robot)``.
     """
 
     n_joints = 2
 
     def __init__(self, settings: RigSettings, imu_rows: Any = None, robot: Any = None) -> None:
         from paperlib.estimation.imu_calibration import identity_conversion
-        from paperlib.robots.five_bar import FiveBar
+        from paperlib.robots import load as load_robot
 
         self.settings = settings
-        self.robot_model = robot or FiveBar.default()
+        self.robot_model = robot or load_robot(settings.robot)
         self.robot = settings.robot
         if settings.cycle_hz is None:  # the robot's control rate unless the rig file sets [ethercat] cycle_hz
             import dataclasses
@@ -424,12 +257,11 @@ class HardwareRig(Rig):
 
     def ethercat_config(self) -> EthercatConfig:
         s = self.settings
-        drive = SlaveIdentity("drive", s.drive_vendor_id, s.drive_product_code)
-        chain = (EK1828, drive) if s.coupler else (drive,)
         return EthercatConfig(
-            chain=chain, coupler_index=0 if s.coupler else None, drive_index=1 if s.coupler else 0,
+            chain=s.chain, coupler_index=s.coupler_index, drive_index=s.drive_index,
             counts_per_rev=int(self.robot_model.description["sensors"]["encoder_counts_per_motor_rev"]),
-            axis_offset=s.axis_b_object_offset, gear_ratio=tuple(float(g) for g in self.gear),
+            velocity_unit_counts_s=s.velocity_unit_counts_s,
+            axis_offset=s.axis_offset, gear_ratio=tuple(float(g) for g in self.gear),
             cycle_time_s=1.0 / s.cycle_hz, use_dc=s.use_dc, max_consecutive_errors=s.max_lost_frames + 1,
             pd_watchdog_s=s.pd_watchdog_s, nonblocking_receive=True,
         )

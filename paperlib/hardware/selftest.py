@@ -6,8 +6,9 @@ A lab runs it on a new controller PC before the robot is connected. As root it
 2. starts the emulated rig in the "slave" namespace
    (:mod:`paperlib.hardware.emulators.twin_rig`: EK1828-like coupler with the proximity
    sensors, dual-axis CiA 402 drive in CST mode and the IMU board, all around *one* twin of the
-   5R, so the IMU stream shows the motion the drive's torques cause), with an unknown encoder
-   offset that only the zeroing can find;
+   robot, so the IMU stream shows the motion the drive's torques cause), with an unknown encoder
+   offset that only the zeroing can find; the robot and the chain the master expects are the
+   rig file's (``rig_file``: ``[rig] robot`` and the ``[[ethercat.slave]]`` tables);
 3. in the "master" namespace runs the real code: :class:`~paperlib.hardware.rig.HardwareRig`
    (pysoem/SOEM master to OP, IMU receiver), zeroing with the proximity sensors, then
    (``calibrate_s > 0``) a PD run whose recording calibrates the IMUs against the encoders
@@ -45,12 +46,21 @@ from typing import Any, Callable
 import numpy as np
 
 from paperlib.hardware import netns
-from paperlib.hardware.rig import HardwareRig, RigSettings, ZeroingSettings, write_imu_calibration
+from paperlib.hardware.rig import (
+    IDENTITY_FIELDS,
+    HardwareRig,
+    RigSettings,
+    ZeroingSettings,
+    load_rig_settings,
+    write_imu_calibration,
+)
 from paperlib.rig import RigFault
 
 __all__ = ["SelftestUnavailable", "selftest", "EmulatorProcess"]
 
 REPO = Path(__file__).resolve().parents[2]
+#: The rig file whose robot and chain the self-test runs by default (the documented example: the flagship's).
+DEFAULT_RIG_FILE = REPO / "config" / "rig.example.toml"
 IMU_PORT = 5005
 HALF_WIDTH_RAD = 0.05
 
@@ -167,6 +177,7 @@ def selftest(
     controller: str = "AC",
     seed: int = 1,
     json_out: str | os.PathLike[str] | None = None,
+    rig_file: str | os.PathLike[str] | None = None,
     workdir: str | os.PathLike[str] | None = None,
     emulator: dict[str, Any] | None = None,
     start_emulator: bool = True,
@@ -198,6 +209,10 @@ def selftest(
         Trajectory and twin seed.
     json_out : path-like, optional
         Also write the summary there.
+    rig_file : path-like, optional
+        Rig TOML whose ``[rig] robot`` and ``[[ethercat.slave]]`` chain the master expects
+        (:data:`paperlib.hardware.rig.IDENTITY_FIELDS`; default :data:`DEFAULT_RIG_FILE`); the
+        interfaces, thresholds and zeroing are the self-test's own.
     workdir : path-like, optional
         Where the recordings go (default: a new temporary directory, kept).
     emulator : dict, optional
@@ -255,6 +270,7 @@ def selftest(
         Not root / no network namespaces.
     """
     say = log or (lambda s: None)
+    identity = load_rig_settings(DEFAULT_RIG_FILE if rig_file is None else rig_file)
     ncpu = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else list(range(ncpu))
     if cpu == "auto":
@@ -267,6 +283,7 @@ def selftest(
     wd = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="paperlib_selftest_"))
     wd.mkdir(parents=True, exist_ok=True)
     overrides = dict(emulator or {})
+    overrides.setdefault("robot", identity.robot)  # the emulated robot is the rig file's
     if lockstep:
         overrides.setdefault("lockstep", True)
     if not zeroing:
@@ -277,6 +294,7 @@ def selftest(
         "imu_packets_lost": None, "recording": None, "recording_valid": False, "fault": None,
         "stop_reason": None, "workdir": str(wd), "controller": controller, "duration_s": duration_s,
         "calibrate_s": calibrate_s, "seed": seed, "lockstep": bool(lockstep),
+        "rig_file": identity.source_file, "robot": identity.robot,
     }
     t_start = time.perf_counter()
     steal0 = _steal_ms()
@@ -294,6 +312,7 @@ def selftest(
             z = ZeroingSettings(enabled=zeroing, switch_angle_deg=tuple(known["switch_deg"]), direction=(1, 1),
                                 velocity_deg_s=10.0, max_torque_Nm=2.0, travel_max_deg=15.0, timeout_s=5.0)
             settings = RigSettings(
+                **{k: getattr(identity, k) for k in IDENTITY_FIELDS},
                 interface=pair.ifname["master"], name="selftest", emulated=True, netns=pair.ns["master"],
                 udp_port=IMU_PORT, bind_address=pair.ip["master"], source_address=pair.ip["slave"],
                 max_lost_frames=max_lost_frames, max_imu_age_s=max_imu_age_s, pd_watchdog_s=pd_watchdog_s, zeroing=z,

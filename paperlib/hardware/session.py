@@ -48,21 +48,11 @@ from paperlib.estimation.config import EstimatorConfig
 from paperlib.hardware.loop import Limits, LoopStats, Watchdog, order_problems, run_loop
 from paperlib.rig import HasTruth, ImuDelay, Measurement, Rig, RigFault, capabilities
 
-__all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "summary_problems", "LOOP_ATTRS",
-           "SAMPLE_RATE_HZ"]
+__all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "summary_problems", "LOOP_ATTRS"]
 
 #: What a session's recording says about its loop (attributes, besides the estimator's state).
 LOOP_ATTRS = ("loop_cycles", "deadline_misses", "late_commands", "lateness_median_us", "lateness_p99_us",
               "lateness_p999_us", "lateness_max_us", "stop_reason", "loop_stats", "link_counters", "rig_timings")
-
-def _flagship_rate() -> float:
-    from paperlib.robots.five_bar import FiveBar
-
-    return FiveBar.default().sample_rate_hz
-
-
-#: The 5R rig's control rate [Hz] (``control.sample_rate_hz`` of its description); a session runs at its rig's.
-SAMPLE_RATE_HZ = _flagship_rate()
 
 
 def controller_config(name: str, *, model: int = 3, pi_pds0: Any = None, pi_F0: Any = None,
@@ -433,7 +423,7 @@ def run_session(
             from paperlib.recordings import RecordingWriter
 
             writer = RecordingWriter(
-                output, [1, 2], robot="five_bar", source=source, sample_rate_hz=rate, controller=controller,
+                output, [1, 2], robot=rig.robot, source=source, sample_rate_hz=rate, controller=controller,
                 config=config, seed=int(seed) if source == "twin" else None,
                 truth=truth if source == "twin" else None, attrs=attrs,
                 origins={"qd": "gyroscope", "qdd": "accelerometer"}, torque_side="motor",

@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
 
 from paperlib.experiments.bearing import study
 from paperlib.experiments.kit.config import load_room_config

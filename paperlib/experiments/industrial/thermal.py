@@ -17,7 +17,6 @@ results beside the twin's truth:
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 

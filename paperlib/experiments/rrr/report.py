@@ -14,7 +14,7 @@ from typing import Any, Iterable, Mapping
 import xarray as xr
 
 from paperlib import provenance
-from paperlib.experiments.kit.outputs import save_figure
+from paperlib.experiments.kit.outputs import save_figure as kit_save_figure
 from paperlib.experiments.kit.outputs import write_results as kit_write_results
 from paperlib.experiments.rrr import identification as idf
 from paperlib.experiments.rrr import limits, sampling, trends
@@ -122,7 +122,7 @@ def save_figure(fig: Any, figures_dir: str | Path, stem: str, formats: Iterable[
             recs.append({"file": str(r), "sha256": sha256_file(p), "source": rec_source})
     prov = {"figure": stem, "notebook": notebook, "source": source, "recordings": recs, **provenance.stamp()}
     prov.pop("created", None)
-    return save_figure(fig, resolve(figures_dir) / stem, tuple(formats), prov)
+    return kit_save_figure(fig, resolve(figures_dir) / stem, tuple(formats), prov)
 
 
 def write_results(path: str | Path, results: Mapping[str, Any]) -> Path:

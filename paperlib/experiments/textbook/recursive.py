@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from paperlib.estimation.base_parameters import BaseParameters
 from paperlib.estimation.ewrls import EWRLS
 from paperlib.robots.serial import SerialArm
 

@@ -47,7 +47,8 @@ Run (inside the slave network namespace)::
 
 It prints one line ``READY {json}`` (truth of the twin, IMU source address, settings) once
 its raw socket is bound, and ``STATS {json}`` on SIGTERM/SIGINT (frame and IMU counters,
-the twin's final state). Config keys: ``seed``, ``q0_deg``, ``encoder_offset_counts``,
+the twin's final state). Config keys: ``robot`` (a name for :func:`paperlib.robots.load`; default:
+the twin's own), ``seed``, ``q0_deg``, ``encoder_offset_counts``,
 ``proximity`` (:class:`~paperlib.hardware.emulators.devices.ProximitySensors` kwargs, joint
 side), ``faults``, ``imu_faults``, ``chain`` (override the devices), ``drive`` (extra drive
 kwargs), ``pd_watchdog_s``.
@@ -67,7 +68,7 @@ import struct
 import sys
 import time
 import zlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
 import numpy as np
@@ -316,15 +317,17 @@ def twin_truth(twin: Any) -> dict[str, Any]:
 def build(config: dict[str, Any], imu_dest: tuple[str, int] | None) -> tuple[Any, Any, Any, TwinDrivePlant, ImuSender | None]:
     """Build the chain around one twin; returns (chain, frame faults, drive, plant, sender)."""
     from paperlib.hardware.emulators.devices import build_chain
+    from paperlib.robots import load as load_robot
     from paperlib.twin import drives as dr
     from paperlib.twin import imu as im
     from paperlib.twin.plant import TwinPlant
 
     seed = int(config.get("seed", 1))
     q0 = config.get("q0_deg")
+    robot = None if config.get("robot") is None else load_robot(str(config["robot"]))  # None: the twin's own
     # load (or compile) the twin's compiled cycle now, not on the first process-data frame
-    twin = TwinPlant(seed=seed, q0=None if q0 is None else np.radians(np.asarray(q0, float)))
-    TwinPlant(seed=seed).step(np.zeros(2), 2.0 * twin.dt)
+    twin = TwinPlant(seed=seed, q0=None if q0 is None else np.radians(np.asarray(q0, float)), robot=robot)
+    TwinPlant(seed=seed, robot=robot).step(np.zeros(2), 2.0 * twin.dt)
     for name, got, want in (("gyro", twin.imu_p[:, im.IM_SENS_G], gyro_lsb_rad_s(GYRO_FS_DPS)),
                             ("accelerometer", twin.imu_p[:, im.IM_SENS_A], accel_lsb_m_s2(ACCEL_FS_G))):
         if not np.allclose(got, want, rtol=1e-9):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import warnings
+
 import numpy as np
 import pytest
 

@@ -136,6 +136,53 @@ def test_default_plant_is_exact_for_viscous_friction():
     np.testing.assert_allclose(q, np.array([0.1, -0.05]) / 1e-2 * (t - (1 - math.exp(-10 * t)) / 10), rtol=1e-9)
 
 
+def test_master_enable_steps_walk_the_emulated_axis_to_operation_enabled():
+    """The master's CiA 402 commands (cia402.enable_step) against the drive side (Cia402Axis), from a fault."""
+    from paperlib.hardware.cia402 import OPERATION_ENABLED, OPERATION_ENABLED_MASK, cia402_state, enable_step
+
+    ax = Cia402Axis()
+    ax.fault(0x2310)
+    ax.step(0x00, 0.0, 0.0)  # fault reaction -> fault
+    cw, reset_sent, states = 0, False, []
+    for _ in range(10):
+        state = cia402_state(ax.statusword)
+        states.append(state)
+        if state == "operation enabled":
+            break
+        cw, reset_sent = enable_step(state, cw, reset_sent)
+        ax.step(cw, 0.0, 0.0)
+    assert states == ["fault", "switch on disabled", "ready to switch on", "switched on", "operation enabled"]
+    assert ax.statusword & OPERATION_ENABLED_MASK == OPERATION_ENABLED and ax.error_code == 0
+
+
+def test_chain_from_the_rig_files():
+    """The flagship's chain as its rig file spells it, the same in the documented example; bad tables refused."""
+    import tomllib
+
+    from paperlib.hardware.ethercat import SlaveIdentity, chain_from_tables
+
+    def tables(name: str) -> list:
+        with (REPO / "config" / name).open("rb") as fh:
+            return tomllib.load(fh)["ethercat"]["slave"]
+
+    got = chain_from_tables(tables("rigs/five_bar.toml"))
+    assert got == chain_from_tables(tables("rig.example.toml"))
+    assert got["chain"] == (SlaveIdentity("EK1828", 0x2, 0x07242C52, None, "digital_inputs"),
+                            SlaveIdentity("BE2-090-20", 0xAB, BE2_PRODUCT_CODE, None, "drive"))
+    assert (got["coupler_index"], got["drive_index"], got["axis_offset"], got["velocity_unit_counts_s"]) == (
+        0, 1, 0x800, 0.1)
+    drive = {"name": "d", "vendor_id": 1, "product_code": 2, "role": "drive"}
+    assert chain_from_tables([drive]) == {"chain": (SlaveIdentity("d", 1, 2, None, "drive"),), "coupler_index": None,
+                                          "drive_index": 0, "axis_offset": 0x800, "velocity_unit_counts_s": 1.0}
+    for bad, match in (([], "required"), ([{**drive, "role": ""}], "exactly one"), ([drive, drive], "exactly one"),
+                       ([{**drive, "colour": 1}], "unknown key"), ([{**drive, "role": "io"}], "role"),
+                       ([{"name": "c", "vendor_id": 1, "product_code": 2, "axis_object_offset": 0x800}, drive],
+                        "drive's table"),
+                       ([{"name": "d", "vendor_id": 1, "role": "drive"}], "product_code is required")):
+        with pytest.raises(ValueError, match=match):
+            chain_from_tables(bad)
+
+
 # --------------------------------------------------------------------------------------------
 # network tests: real pysoem master in one namespace, emulator process in another
 # --------------------------------------------------------------------------------------------
@@ -152,8 +199,19 @@ from paperlib.hardware.ethercat import (  # noqa: E402
     NoSlaveError,
     SdoAbortError,
     StateTransitionError,
+    chain_from_tables,
     probe,
 )
+
+#: The flagship's rig file: the chain the emulated devices stand in for (identities, axis offset, velocity unit).
+RIG_FILE = REPO / "config" / "rigs" / "five_bar.toml"
+
+
+def _chain() -> dict[str, Any]:
+    import tomllib
+
+    with RIG_FILE.open("rb") as fh:
+        return chain_from_tables(tomllib.load(fh)["ethercat"]["slave"])
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +265,7 @@ class Emulator:
 def _open(pair: netns.NetnsPair, **cfg: Any) -> EthercatMaster:
     # SM watchdog 0.5 s instead of the ESC default 0.1 s: the test host is a shared 2-core VM
     cfg.setdefault("pd_watchdog_s", 0.5)
-    m = EthercatMaster(EthercatConfig(**cfg))
+    m = EthercatMaster(EthercatConfig(**{**_chain(), **cfg}))
     m.open(pair.ifname["master"], netns=pair.ns["master"])
     return m
 

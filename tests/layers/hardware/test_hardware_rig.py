@@ -37,6 +37,14 @@ from paperlib.recordings import read_recording
 from paperlib.provenance import REPO_ROOT
 
 REPO = REPO_ROOT
+#: The flagship's rig file: the robot and the EtherCAT chain the emulated rig stands in for.
+RIG_FILE = REPO / "config" / "rigs" / "five_bar.toml"
+
+
+def _chain_toml() -> str:
+    from paperlib.hardware.rig import chain_toml
+
+    return chain_toml(RIG_FILE)
 
 
 def _unavailable() -> str | None:
@@ -74,6 +82,7 @@ def _selftest(tmp_path: Path, **kw) -> dict:
         kw.setdefault(k, v)
     kw.setdefault("calibrate_s", 0.0)
     kw.setdefault("zeroing", False)
+    kw.setdefault("rig_file", RIG_FILE)
     summary = selftest(workdir=tmp_path, json_out=tmp_path / "summary.json", log=print, **kw)
     print(json.dumps({k: v for k, v in summary.items() if k not in ("emulator", "slaves")}, default=str)[:3000])
     ns = summary.get("namespaces", {})
@@ -409,7 +418,7 @@ max_age_s = 0.5
 [loop]
 rt_priority = 10
 {'cpu = %d' % cpus[-1] if ncpu >= 2 else ''}
-""")
+""" + _chain_toml())
         try:
             out = tmp_path / "run.nc"
             probe = subprocess.run([sys.executable, "-m", "paperlib", "hardware", "probe", "--interface",
@@ -464,15 +473,40 @@ def test_run_twin_rig_through_the_real_time_loop(tmp_path):
 
 
 def test_rig_example_config_loads():
-    from paperlib.hardware.rig import load_rig_settings
-    from paperlib.robots.five_bar import FiveBar
+    from paperlib.hardware.rig import IDENTITY_FIELDS, HardwareRig, load_rig_settings
 
     s = load_rig_settings(REPO / "config" / "rig.example.toml")
-    assert s.interface and s.udp_port == 5005 and s.drive_vendor_id == 0xAB
-    lim = FiveBar.default().description["limits"]
+    assert s.interface and s.udp_port == 5005 and s.chain[s.drive_index].vendor_id == 0xAB
+    # the example documents the flagship's rig: the same robot and chain as its own rig file
+    flagship = load_rig_settings(RIG_FILE)
+    assert all(getattr(s, k) == getattr(flagship, k) for k in IDENTITY_FIELDS)
+    # the robot is the file's, loaded at run time (paperlib.robots.load), and sets the rate and the scaling
+    rig = HardwareRig(flagship)
+    assert rig.robot == "five_bar" and rig.robot_model.description["robot"]["name"] == "five_bar"
+    assert rig.sample_rate_hz == rig.robot_model.sample_rate_hz == 4000.0
+    cfg = rig.ethercat_config()
+    assert (cfg.chain, cfg.drive_index, cfg.coupler_index) == (flagship.chain, 1, 0)
+    assert cfg.counts_per_rev == rig.robot_model.description["sensors"]["encoder_counts_per_motor_rev"]
+    lim = rig.robot_model.description["limits"]
     # the safety limits must admit the planning polygon: not tighter than the robot's own range
     assert np.all(np.asarray(s.q_min_deg) <= np.asarray(lim["q_min_deg"]) + 1e-9)
     assert np.all(np.asarray(s.q_max_deg) >= np.asarray(lim["q_max_deg"]) - 1e-9)
+
+
+def test_rig_file_must_name_its_robot_and_chain(tmp_path):
+    from paperlib.hardware.rig import load_rig_settings
+
+    base = '[ethercat]\ninterface = "eth9"\n'
+    imu = '[imu]\nudp_port = 5005\n'
+    cases = (('[rig]\nname = "x"\n' + base + _chain_toml() + "\n" + imu, r"\[rig\] robot is required"),
+             ('[rig]\nrobot = "five_bar"\n' + base + imu, r"\[\[ethercat.slave\]\].*required"),
+             ('[rig]\nrobot = "five_bar"\n' + base + 'coupler = true\n' + _chain_toml() + "\n" + imu,
+              "now spelled out"))
+    for k, (text, match) in enumerate(cases):
+        f = tmp_path / f"rig{k}.toml"
+        f.write_text(text)
+        with pytest.raises(ValueError, match=match):
+            load_rig_settings(f)
 
 
 def test_imu_packets_from_the_twin_decode_to_the_twins_reads():

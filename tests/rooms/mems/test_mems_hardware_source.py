@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from paperlib.provenance import REPO_ROOT
 
 import numpy as np
 import pytest
@@ -43,6 +44,7 @@ def test_obtain_recordings_from_the_emulated_rig_with_a_warm_start(tmp_path: Pat
     from paperlib.estimation.config import EstimatorConfig
     from paperlib.experiments.mems import sources
     from paperlib.hardware import netns
+    from paperlib.hardware.rig import chain_toml
     from paperlib.hardware.selftest import IMU_PORT, LOCKSTEP_LINK, EmulatorProcess
 
     with netns.NetnsPair() as pair:
@@ -70,7 +72,7 @@ max_age_s = {link["max_imu_age_s"]}
 wait_s = 3.0
 [loop]
 rt_priority = 0
-""")
+""" + chain_toml(REPO_ROOT / "config" / "rigs" / "five_bar.toml"))
             specs = {"first": {"controller": "AC", "duration_s": 1.5, "seed": 31, "model": 3},
                      "warm": {"controller": "AC", "duration_s": 1.0, "seed": 32, "model": 3, "warm_start": "first"}}
             got = sources.obtain_recordings(specs, source="hardware", rig_config=rig_toml)
