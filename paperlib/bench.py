@@ -1,7 +1,9 @@
 """``paperlib bench``: speed and memory targets, measured, printed as JSON.
 
 Each layer module listed in :data:`BENCH_MODULES`, and each bench module a room declares
-(:func:`paperlib.experiments.kit.registry.bench_modules`), exposes ``benchmarks() -> dict[str, Callable[[], float]]``;
+(:func:`paperlib.experiments.kit.registry.bench_modules`), exposes ``benchmarks() -> dict[str, Callable[[], float]]``
+(a layer's benchmark that needs a robot is bound to one by the room that declares it, e.g. the 5R's
+controller step in ``paperlib/experiments/mems/control_bench.py``);
 every callable returns one number (its unit is in the key's name: ``_ns``, ``_us``, ``_per_s``...).
 """
 
@@ -14,16 +16,10 @@ import sys
 from typing import Callable
 
 BENCH_MODULES: tuple[str, ...] = (
-    "paperlib.robots.bench",
     "paperlib.robots.serial_bench",
-    "paperlib.control.bench",
     "paperlib.twin.bench",
     "paperlib.estimation.bench",
 )
-
-#: Modules whose ``benchmarks(robot)`` run on a robot model, and that robot's name (:func:`paperlib.robots.load`).
-BENCH_ROBOTS: dict[str, str] = {"paperlib.control.bench": "five_bar"}
-
 
 def bench_modules() -> list[str]:
     """The layers' bench modules, then the rooms' (room registry order)."""
@@ -42,12 +38,7 @@ def collect(only: list[str] | None = None) -> dict[str, Callable[[], float]]:
             if exc.name == name:
                 continue
             raise
-        if name in BENCH_ROBOTS:
-            from paperlib.robots import load
-
-            found.update(module.benchmarks(load(BENCH_ROBOTS[name])))
-        else:
-            found.update(module.benchmarks())
+        found.update(module.benchmarks())
     if only:
         unknown = sorted(set(only) - set(found))
         if unknown:

@@ -73,7 +73,7 @@ class PhysicalLeastSquares(EstimatorMixin):
         Full parameter names (``SerialArm.param_names``): the first ``10 n`` are inertial.
     n_links : int
     K : ndarray, shape (r, p)
-        Base projection (``beta = K pi``, :class:`paperlib.estimation.base_parameters.BaseParameters`).
+        Base projection (``beta = K pi``, :class:`paperlib.robots.base_parameters.BaseParameters`).
     pi_ref : ndarray, shape (p,)
         Reference (nominal) full vector for the regularization.
     lam : float

@@ -14,7 +14,7 @@ The pipeline, each step stated in the result's ``config``:
    the *file* would validate on rest).
 3. **Regressor and base parameters.** The full regressor of the arm
    (:meth:`paperlib.robots.serial.SerialArm.regressor`) reduced to its base columns (QR on
-   random states, :mod:`paperlib.estimation.base_parameters`).
+   random states, :mod:`paperlib.robots.base_parameters`).
 4. **Velocity gate.** A row (sample, joint) is used only when that joint moves faster than
    ``v_gate`` (and, for a joint driven by a coupled motor, when the motor does too): the
    Coulomb column ``sign(qd)`` means nothing at rest.
@@ -37,7 +37,7 @@ import numpy as np
 from scipy import signal as _signal
 
 from paperlib.cli_args import output_file_in_new_dir
-from paperlib.estimation.base_parameters import BaseParameters
+from paperlib.robots.base_parameters import BaseParameters
 from paperlib.estimation.least_squares import LinearLeastSquares
 from paperlib.robots.serial import SerialArm
 

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import xarray as xr
 
-from paperlib.estimation.base_parameters import base_parameters
+from paperlib.robots.base_parameters import base_parameters
 from paperlib.estimation.plateaus import derive_kinematics
 from paperlib.recordings import truth as rec_truth
 from paperlib.robots.serial import JointColumns, SerialArm

@@ -35,7 +35,8 @@ PAPER = Paper(
 ROOM = Room(
     paper=PAPER,
     sweep_runner="paperlib.experiments.mems.sweep",
-    bench=("paperlib.experiments.mems.sweep_bench",),
+    bench=("paperlib.experiments.mems.kernel_bench", "paperlib.experiments.mems.control_bench",
+           "paperlib.experiments.mems.sweep_bench"),
     figures=("paperlib.experiments.mems.figures", "paperlib.experiments.mems.beyond_figures"),
     config_checks=("paperlib.experiments.mems.pipeline:reproduce_check",),
     config=SCHEMA,

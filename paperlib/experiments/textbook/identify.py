@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import xarray as xr
 
-from paperlib.estimation.base_parameters import BaseParameters
+from paperlib.robots.base_parameters import BaseParameters
 from paperlib.robots.serial import SerialArm
 
 __all__ = ["stack", "left_pinv", "Fit", "fit_base", "kinematics", "causal_derivatives", "true_base", "torque_rms", "interior", "rel_error"]

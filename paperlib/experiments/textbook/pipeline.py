@@ -61,7 +61,7 @@ def code_inputs() -> list[str]:
     """Source files whose change reruns the lessons."""
     files = ["paperlib/twin/planar_arm.py", "paperlib/control/excitation.py",
              *sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "paperlib/robots/serial").glob("*.py")),
-             "paperlib/estimation/base_parameters.py", "paperlib/estimation/ewrls.py", "paperlib/signals.py",
+             "paperlib/robots/base_parameters.py", "paperlib/estimation/ewrls.py", "paperlib/signals.py",
              "paperlib/figures/views.py", "paperlib/figures/io.py"]
     files += sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "paperlib/experiments/textbook").glob("*.py"))
     files += sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "paperlib/friction").glob("*.py"))

@@ -19,7 +19,7 @@ from typing import Callable
 
 import numpy as np
 
-from paperlib.estimation.base_parameters import BaseParameters
+from paperlib.robots.base_parameters import BaseParameters
 from paperlib.experiments.textbook import identify as idf
 from paperlib.robots.serial import SerialArm
 

@@ -386,8 +386,8 @@ class SerialArm:
 
     def base_parameters(self, n_states: int = 200, seed: int = 0, tol: float = 1e-6) -> "Any":
         """Base parameters by QR with column pivoting on random states (see
-        :func:`paperlib.estimation.base_parameters.base_parameters`)."""
-        from paperlib.estimation.base_parameters import base_parameters
+        :func:`paperlib.robots.base_parameters.base_parameters`)."""
+        from paperlib.robots.base_parameters import base_parameters
 
         q, qd, qdd = self.random_states(n_states, seed)
         Y = self.regressor(q, qd, qdd).reshape(-1, self.n_params)

@@ -1,4 +1,4 @@
-"""Benchmarks of the generated 5R kernels (``paperlib bench``).
+"""Benchmarks of the generated 5R kernels, the flagship's (``paperlib bench``; registered by the mems room).
 
 Keys: ``mc_ns_loop`` (M and C per sample in a compiled loop), ``row_ns_loop``
 (Q_I plus a full regressor row of Table 4's model 3, per sample in a compiled loop),
