@@ -58,7 +58,7 @@ import yaml
 
 from paperlib import provenance
 from paperlib.experiments.mems import sources
-from paperlib.recording_storage import KEEP_MODES, check_mode, storage_plan
+from paperlib.recordings.storage import KEEP_MODES, check_mode, storage_plan
 
 __all__ = ["ROOT", "DEFAULT_CONFIG", "NOTEBOOKS", "NOTEBOOK_READS", "KEEP_MODES", "storage", "load_config", "merge",
            "normalise_config", "recording_plan", "notebook_params", "notebook_outputs", "figure_files", "final_targets", "code_inputs", "codegen_inputs",
@@ -392,9 +392,9 @@ def _cmd_record(a: argparse.Namespace) -> int:
 
 
 def _cmd_verify(a: argparse.Namespace) -> int:
-    from paperlib.recordings import load_registry, read_recording, sha256_file
+    from paperlib.recordings import load_recording_registry, read_recording, sha256_file
 
-    entries = {e.name: e for e in load_registry(a.registry)}
+    entries = {e.name: e for e in load_recording_registry(a.registry)}
     if a.name not in entries:
         print(f"{a.name}: not in {a.registry}", file=sys.stderr)
         return 1
