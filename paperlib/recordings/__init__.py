@@ -10,7 +10,8 @@ schema
     The schema's names, channel vocabulary and units (:data:`CHANNELS`, :func:`canonical_units`),
     :class:`RecordingError`.
 validation
-    :func:`validate` (every fault in one pass), :func:`plausibility`, :func:`require_channels`.
+    :func:`validate` (every fault in one pass), :func:`plausibility` (with
+    :func:`robot_joint_limits`), :func:`require_channels`.
 build
     :func:`make_recording`, :func:`from_arrays`; :func:`truth`, :func:`config`.
 io
@@ -61,7 +62,7 @@ from paperlib.recordings.schema import (
     canonical_units,
 )
 from paperlib.recordings.storage import reduce_recording
-from paperlib.recordings.validation import plausibility, require_channels, validate
+from paperlib.recordings.validation import plausibility, require_channels, robot_joint_limits, validate
 from paperlib.recordings.writer import Channel, RecordingWriter
 
 __all__ = [
@@ -88,6 +89,7 @@ __all__ = [
     "from_arrays",
     "require_channels",
     "plausibility",
+    "robot_joint_limits",
     "canonical_units",
     "make_recording",
     "validate",

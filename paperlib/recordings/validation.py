@@ -31,7 +31,7 @@ from paperlib.recordings.schema import (
     _units_fault,
 )
 
-__all__ = ["validate", "plausibility", "require_channels"]
+__all__ = ["validate", "plausibility", "robot_joint_limits", "require_channels"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -240,9 +240,8 @@ def _check_variable(var: xr.DataArray, vname: str, name: str, time: np.ndarray |
     def bad(fault: str) -> None:
         out.append(f"{name}: variable {vname!r}: {fault}")
 
-    if dims is not None and var.dims != dims:
+    if dims is not None and var.dims != dims:  # reported, and the variable checked on: every fault in one pass
         bad(f"wrong dimensions {var.dims} (shape {var.shape}); expected {dims}")
-        return out
     units = var.attrs.get("units")
     if canonical is not None:
         fault = _units_fault(units, canonical)
@@ -363,7 +362,9 @@ def plausibility(ds: xr.Dataset, name: str = "<dataset>") -> list[str]:
 
     A valid file can still hold degrees labelled ``rad``, N mm labelled ``N m`` or a wrong
     ``sample_rate_hz``; these checks catch the common cases and say why. They warn, they never
-    refuse: a robot may really turn many revolutions.
+    refuse: a robot may really turn many revolutions. Angles outside the joint limits of the robot
+    the file names are flagged where the compendium's model of that robot knows its limits
+    (:func:`robot_joint_limits`).
 
     Parameters
     ----------
@@ -403,12 +404,79 @@ def plausibility(ds: xr.Dataset, name: str = "<dataset>") -> list[str]:
                             " (a wrong sample_rate_hz, or qd of another joint or sign?)")
                     out.append(f"{name}: joint {label}: the derivative of 'q' at sample_rate_hz = {fs:g} Hz is "
                                f"{ratio:.3g} x 'qd'{hint}")
+    out += _outside_joint_limits(ds, name)
     for v in ("tau_m", "tau_tgt", "tau_s", "tau_ref"):
         if v in ds.data_vars:
             peak = float(np.nanmax(np.abs(ds[v].values))) if ds[v].size else 0.0
             if peak > 2e4:
                 out.append(f"{name}: variable {v!r}: peaks at {peak:.4g} N m, more than any robot joint here: "
                            "N mm, mN m or per mille of rated torque labelled 'N m'?")
+    return out
+
+
+def robot_joint_limits(robot: object) -> tuple[np.ndarray, np.ndarray] | None:
+    """The joint limits of a robot the compendium has a model of, where the model states them.
+
+    Parameters
+    ----------
+    robot : object
+        A recording's ``robot`` attribute, e.g. ``"five_bar"`` or ``"tx40"``
+        (:func:`paperlib.robots.load`).
+
+    Returns
+    -------
+    (q_min, q_max) : tuple of ndarray, each shape (n_joint,), or None
+        Lower and upper limits [rad] of the model's joints 1..n in order (a five-bar's
+        ``joint_limits``, a serial arm's ``lower`` / ``upper``; infinite where the model does not
+        know one); None for a robot without a model here, or a model that states no limits.
+    """
+    if not isinstance(robot, str) or not robot.strip():
+        return None
+    from paperlib.robots import load
+
+    try:
+        model = load(robot)
+    except (ValueError, OSError):  # no model of this robot in the compendium
+        return None
+    if hasattr(model, "joint_limits"):
+        lo, hi = model.joint_limits
+    elif hasattr(model, "lower") and hasattr(model, "upper"):
+        lo, hi = model.lower, model.upper
+    else:
+        return None
+    return np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+
+
+def _outside_joint_limits(ds: xr.Dataset, name: str) -> list[str]:
+    """Warnings for angles of ``q`` outside the joint limits of the recording's robot (see :func:`plausibility`).
+
+    Joint label k is the model's joint k; labels beyond the model's joints are not judged.
+    """
+    if "q" not in ds.data_vars or ds["q"].dims != ("time", "joint") or ds["q"].size == 0:
+        return []
+    limits = robot_joint_limits(ds.attrs.get("robot"))
+    if limits is None:
+        return []
+    lo, hi = limits
+    robot = ds.attrs["robot"]
+    q = np.asarray(ds["q"].values, dtype=float)
+    out: list[str] = []
+    for j, label in enumerate(ds["joint"].values):
+        k = int(label) - 1
+        if not 0 <= k < lo.size:
+            continue
+        q_min, q_max = float(np.nanmin(q[:, j])), float(np.nanmax(q[:, j]))
+        if lo[k] <= q_min and q_max <= hi[k]:
+            continue
+        worst = q_min if lo[k] - q_min >= q_max - hi[k] else q_max
+        index = int(np.nanargmin(q[:, j]) if worst == q_min else np.nanargmax(q[:, j]))
+        # beyond a turn, and within the limits once read as degrees: a unit, not an overshoot
+        as_deg = abs(worst) > 2 * math.pi and lo[k] <= math.radians(q_min) and math.radians(q_max) <= hi[k]
+        hint = (" (read as degrees every angle of this joint lies within them: degrees labelled 'rad'?)" if as_deg
+                else " (a zero offset, a sign, or a file of another robot?)")
+        out.append(f"{name}: variable 'q', joint {label}: reaches {worst:.4g} rad at time index {index}, outside "
+                   f"{robot}'s joint limits [{lo[k]:.4g}, {hi[k]:.4g}] rad ([{math.degrees(lo[k]):.4g}, "
+                   f"{math.degrees(hi[k]):.4g}] deg){hint}")
     return out
 
 
