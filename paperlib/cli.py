@@ -16,7 +16,7 @@ import sys
 # (module, what it provides) -- one entry per layer module that registers sub-commands.
 COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.bench",                 # bench
-    "paperlib.recordings_cli",        # validate, recordings verify
+    "paperlib.recordings.cli",        # validate, recordings verify
     "paperlib.twin.cli",              # record
     "paperlib.estimation.cli",        # identify
     "paperlib.hardware.cli",          # run, hardware probe / selftest

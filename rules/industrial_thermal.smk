@@ -29,7 +29,7 @@ PAPER_TARGETS.setdefault("industrial", []).extend(
 # integer counts (paperlib.experiments.industrial.thermal.storage); full keeps everything in float64.
 rule industrial_thermal_recording:
     input:
-        TH_CODE[:3] + ["data/twin/tx40_thermal_campaign.toml", "paperlib/recording_storage.py"],
+        TH_CODE[:3] + ["data/twin/tx40_thermal_campaign.toml", "paperlib/recordings/storage.py"],
     output:
         f"{TH_REC}/{{thday}}.nc",
     wildcard_constraints:

@@ -9,6 +9,6 @@ through pooch or from a local mirror, and importers into the recording schema.
 ``paperlib data fetch tx40 [--mirror DIR] [--output FILE.nc]`` does both from the command line.
 """
 
-from paperlib.data.registry import DataError, Dataset, fetch, find_mirror, load_registry
+from paperlib.data.registry import DataError, Dataset, fetch, find_mirror, load_dataset_registry
 
-__all__ = ["DataError", "Dataset", "fetch", "find_mirror", "load_registry"]
+__all__ = ["DataError", "Dataset", "fetch", "find_mirror", "load_dataset_registry"]

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from paperlib.cli_args import output_file
-from paperlib.data.registry import MIRROR_ENV, DataError, fetch, load_registry
+from paperlib.data.registry import MIRROR_ENV, DataError, fetch, load_dataset_registry
 
 #: dataset name -> importer into a recording (module:function)
 IMPORTERS = {"tx40": "paperlib.data.tx40:import_tx40"}
@@ -44,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("data", help="public external data: fetch, verify and import into recordings")
     ss = p.add_subparsers(dest="data_command", metavar="DATA_COMMAND")
     f = ss.add_parser("fetch", help="fetch a dataset (or read a local mirror), verify sha256, optionally import it")
-    f.add_argument("name", choices=sorted(load_registry()), help="dataset name in paperlib/data/registry.toml")
+    f.add_argument("name", choices=sorted(load_dataset_registry()), help="dataset name in paperlib/data/registry.toml")
     f.add_argument("--mirror", help=f"folder holding the files themselves (also: ${MIRROR_ENV})")
     f.add_argument("--output", type=output_file, help="write the imported recording (.nc, schema 2) here")
     f.add_argument("--no-download", action="store_true", help="fail instead of downloading when no mirror is found")

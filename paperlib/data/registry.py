@@ -21,7 +21,7 @@ from paperlib.provenance import REPO_ROOT
 REGISTRY = Path(__file__).resolve().parent / "registry.toml"
 MIRROR_ENV = "PAPERLIB_DATA_MIRROR"
 
-__all__ = ["DataError", "Dataset", "load_registry", "find_mirror", "fetch", "sha256"]
+__all__ = ["DataError", "Dataset", "load_dataset_registry", "find_mirror", "fetch", "sha256"]
 
 
 class DataError(RuntimeError):
@@ -48,8 +48,20 @@ class Dataset:
         return f"{self.publisher}, commit {self.commit}, folder {self.folder}/"
 
 
-def load_registry(path: Path = REGISTRY) -> dict[str, Dataset]:
-    """All datasets of the registry file."""
+def load_dataset_registry(path: Path = REGISTRY) -> dict[str, Dataset]:
+    """All public external datasets of the data registry (not the archived recordings' registry,
+    :func:`paperlib.recordings.load_recording_registry`).
+
+    Parameters
+    ----------
+    path : Path
+        Registry file; default ``paperlib/data/registry.toml``.
+
+    Returns
+    -------
+    dict of str to Dataset
+        Dataset name -> its entry.
+    """
     raw = tomllib.loads(Path(path).read_text())
     return {name: Dataset(name=name, files=dict(d.pop("files")), **d) for name, d in ((k, dict(v)) for k, v in raw.items())}
 
@@ -63,7 +75,7 @@ def sha256(path: Path) -> str:
 
 
 def _get(name: str) -> Dataset:
-    reg = load_registry()
+    reg = load_dataset_registry()
     if name not in reg:
         raise DataError(f"no dataset named {name!r} in {REGISTRY.name} (known: {sorted(reg)})")
     return reg[name]

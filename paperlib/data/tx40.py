@@ -27,7 +27,7 @@ from typing import Mapping
 import numpy as np
 import xarray as xr
 
-from paperlib.data.registry import DataError, fetch, load_registry
+from paperlib.data.registry import DataError, fetch, load_dataset_registry
 
 __all__ = ["GEAR_RATIOS", "SAMPLE_RATE_HZ", "coupling_matrix", "motor_to_joint", "import_tx40", "UNIT_ASSUMPTION"]
 
@@ -89,7 +89,7 @@ def import_tx40(files: Mapping[str, Path] | None = None, mirror: str | Path | No
     from paperlib.recordings import from_arrays
 
     files = dict(files) if files is not None else fetch("tx40", mirror=mirror)
-    ds_reg = load_registry()["tx40"]
+    ds_reg = load_dataset_registry()["tx40"]
     qm = _read_csv(Path(files["pos_read_data.csv"]))
     tm = _read_csv(Path(files["curr_data.csv"]))
     if qm.shape != tm.shape:

@@ -26,7 +26,7 @@ import xarray as xr
 from paperlib.estimation.plateaus import eq4_torque
 from paperlib.estimation.thermal import fit_double_exponential
 from paperlib.estimation.thermal_monitor import analyse_recording, fit_recordings, monitor_recording
-from paperlib.recording_storage import apply_storage, check_mode, storage_plan
+from paperlib.recordings.storage import apply_storage, check_mode, storage_plan
 from paperlib.recordings import read_recording, truth as rec_truth, write_recording
 from paperlib.twin import campaign as C
 from paperlib.friction.lugre import steady_friction
@@ -98,7 +98,7 @@ def reproduce_check(run_config: Mapping[str, Any], args: Any) -> None:
 
 def storage(mode: str = "analysis", float32: Sequence[str] = (), params: C.CampaignParams | None = None
             ) -> dict[str, Any]:
-    """How the pipeline stores a campaign recording (:func:`paperlib.recording_storage.storage_plan`).
+    """How the pipeline stores a campaign recording (:func:`paperlib.recordings.storage.storage_plan`).
 
     Parameters
     ----------

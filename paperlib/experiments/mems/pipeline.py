@@ -60,7 +60,7 @@ from paperlib import provenance
 from paperlib.experiments.kit.config import deep_merge, load_room_config, read_run_config
 from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.experiments.mems import sources
-from paperlib.recording_storage import KEEP_MODES, check_mode, storage_plan
+from paperlib.recordings.storage import KEEP_MODES, check_mode, storage_plan
 
 __all__ = ["ROOT", "DEFAULT_CONFIG", "NOTEBOOKS", "NOTEBOOK_READS", "KEEP_MODES", "storage", "load_config", "merge",
            "normalise_config", "reproduce_check", "recording_plan", "notebook_params", "notebook_outputs", "figure_files", "final_targets", "code_inputs", "codegen_inputs",
@@ -402,9 +402,9 @@ def _cmd_record(a: argparse.Namespace) -> int:
 
 
 def _cmd_verify(a: argparse.Namespace) -> int:
-    from paperlib.recordings import load_registry, read_recording, sha256_file
+    from paperlib.recordings import load_recording_registry, read_recording, sha256_file
 
-    entries = {e.name: e for e in load_registry(a.registry)}
+    entries = {e.name: e for e in load_recording_registry(a.registry)}
     if a.name not in entries:
         print(f"{a.name}: not in {a.registry}", file=sys.stderr)
         return 1

@@ -309,7 +309,7 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
         Print the twin's speed.
     store : mapping, optional
         What to write of a twin recording: ``{"keep": [...] | None, "float32": [...], "resolution": {...},
-        "purpose": str}`` (:func:`paperlib.recording_storage.apply_storage`; the pipeline's
+        "purpose": str}`` (:func:`paperlib.recordings.storage.apply_storage`; the pipeline's
         :func:`paperlib.experiments.mems.pipeline.storage`). The returned dataset is what was
         written. Hardware recordings are always written whole.
 
@@ -320,7 +320,7 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
     SourceError
         The twin is not installed (``paperlib.twin.simulate`` missing), or the hardware run failed.
     """
-    from paperlib.recording_storage import apply_storage
+    from paperlib.recordings.storage import apply_storage
     from paperlib.recordings import read_recording, write_recording
 
     spec = dict(spec)
@@ -415,10 +415,10 @@ def obtain_recordings(specs: Mapping[str, Mapping[str, Any]], *, source: str,
 
 def registry_lookup(name: str, registry: str | os.PathLike[str] | None = None) -> Path | None:
     """Path of the archived recording ``name`` if ``data/recordings/registry.toml`` lists it, else None."""
-    from paperlib.recordings import load_registry
+    from paperlib.recordings import load_recording_registry
 
     try:
-        entries = load_registry(registry)
+        entries = load_recording_registry(registry)
     except Exception:  # no registry, or a broken one: the pipeline reports it through `recordings verify`
         return None
     for e in entries:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paperlib.data import DataError, fetch, find_mirror, load_registry
+from paperlib.data import DataError, fetch, find_mirror, load_dataset_registry
 from paperlib.data.tx40 import coupling_matrix, motor_to_joint
 from paperlib.robots.serial import SerialArm
 
@@ -18,14 +18,14 @@ MIRROR = find_mirror("tx40")
 
 
 def test_registry_entry_states_source_licence_and_checksums() -> None:
-    ds = load_registry()["tx40"]
+    ds = load_dataset_registry()["tx40"]
     assert ds.licence == "Apache-2.0" and ds.commit in ds.base_url
     assert set(ds.files) == {"pos_read_data.csv", "curr_data.csv", "tx40_mdh_modified.urdf"}
     assert all(len(h) == 64 for h in ds.files.values())
 
 
 def test_mirror_with_a_wrong_file_is_refused_naming_it(tmp_path, monkeypatch) -> None:
-    for name in load_registry()["tx40"].files:
+    for name in load_dataset_registry()["tx40"].files:
         (tmp_path / name).write_text("not the published file\n")
     monkeypatch.setenv("PAPERLIB_DATA_MIRROR", str(tmp_path))
     with pytest.raises(DataError, match="sha256") as info:

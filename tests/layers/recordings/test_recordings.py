@@ -1,4 +1,4 @@
-"""Tests of the recording format paperlib.recording/1 (paperlib.recordings, recordings_cli)."""
+"""Tests of the recording format paperlib.recording/1 (paperlib.recordings, paperlib.recordings.cli)."""
 
 from __future__ import annotations
 
@@ -538,7 +538,7 @@ def _registry(tmp_path, valid, **override) -> Path:
 
 
 def test_repository_registry_is_valid():
-    entries = R.load_registry()
+    entries = R.load_recording_registry()
     names = [e.name for e in entries]
     assert "fixture_five_bar_ac_0p25s" in names  # a real file (committed) to verify, not an empty list
     problems = R.verify_registry()
@@ -554,7 +554,7 @@ def test_repository_registry_catches_a_changed_fixture(tmp_path):
     """The same check on a copy of the registry whose fixture was altered: verification must fail."""
     import shutil
 
-    fix = next(e for e in R.load_registry() if e.name == "fixture_five_bar_ac_0p25s")
+    fix = next(e for e in R.load_recording_registry() if e.name == "fixture_five_bar_ac_0p25s")
     reg = tmp_path / "registry.toml"
     shutil.copy(R.DEFAULT_REGISTRY, reg)
     data = bytearray(fix.path.read_bytes())
@@ -566,7 +566,7 @@ def test_repository_registry_catches_a_changed_fixture(tmp_path):
 
 def test_registry_verifies(tmp_path, valid):
     reg = _registry(tmp_path, valid)
-    [entry] = R.load_registry(reg)
+    [entry] = R.load_recording_registry(reg)
     assert (entry.name, entry.source, entry.robot, entry.path) == ("a", "twin", "five_bar", tmp_path / "a.nc")
     assert R.verify_registry(reg) == []
 
@@ -613,7 +613,7 @@ def test_malformed_registry(tmp_path, text, expected):
     reg = tmp_path / "registry.toml"
     reg.write_text(text)
     with pytest.raises(R.RecordingError, match=expected):
-        R.load_registry(reg)
+        R.load_recording_registry(reg)
     assert any(expected in p for p in R.verify_registry(reg))
 
 

@@ -232,3 +232,68 @@ def test_validate_command_prints_the_warning(tmp_path, capsys):
     assert main(["validate", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("OK") and "warning:" in out and "degrees" in out
+
+
+def _file_with_q(path: Path, q_dims: tuple[str, str], q_values: np.ndarray, robot: str = "x") -> Path:
+    """A two-joint hardware file written with plain xarray whose only channel is ``q`` (no units)."""
+    t = np.arange(q_values.shape[0 if q_dims[0] == "time" else 1]) / FS
+    ds = xr.Dataset(
+        {"q": (q_dims, q_values, {"long_name": "joint angle"})},
+        coords={"time": ("time", t, {"units": "s", "long_name": "time"}),
+                "joint": ("joint", np.array([1, 2]), {"units": "1", "long_name": "joint"})},
+        attrs={"schema": "paperlib.recording/2", "robot": robot, "source": "hardware", "sample_rate_hz": FS,
+               "created": "2026-11-30T10:00:00+00:00", "writer": "lab_logger 1.3"})
+    ds.to_netcdf(path, engine="h5netcdf")
+    return path
+
+
+def test_a_variable_with_wrong_dimensions_is_checked_on(tmp_path, capsys):
+    """``q`` transposed, without units and with a NaN: the first pass lists all three faults, and fixing the
+    dimensions brings no new one to light."""
+    from paperlib.cli import main
+    q = 0.3 * np.sin(2 * np.pi * np.arange(400) / FS)[:, None] * np.ones((1, 2))
+    q[7, 1] = np.nan
+    broken = _file_with_q(tmp_path / "broken.nc", ("joint", "time"), q.T.copy())
+    fixed = _file_with_q(tmp_path / "fixed.nc", ("time", "joint"), q)
+    assert main(["validate", str(broken)]) == 1
+    first = capsys.readouterr().out.splitlines()
+    assert main(["validate", str(fixed)]) == 1
+    second = capsys.readouterr().out.splitlines()
+    assert first[0] == f"FAIL {broken}" and second[0] == f"FAIL {fixed}"
+    assert [p for p in first if "wrong dimensions" in p] == [
+        f"     {broken}: variable 'q': wrong dimensions ('joint', 'time') (shape (2, 400)); expected ('time', 'joint')"]
+    for lines, path in ((first, broken), (second, fixed)):
+        assert f"     {path}: variable 'q': has no 'units' attribute (expected angle in rad)" in lines
+        nan = [p for p in lines if "'q': nan at" in p]
+        assert len(nan) == 1 and "time index 7 (t = 0.007 s)" in nan[0] and "joint 2" in nan[0]
+    assert len(second) == len(first) - 1  # the dimensions were the only fault the first pass had not named
+
+
+def test_plausibility_warns_on_angles_outside_the_robots_joint_limits():
+    fixture = R.read_recording(R.DEFAULT_REGISTRY.parent / "fixture_five_bar_ac_0p25s.nc")
+    assert fixture.attrs["robot"] == "five_bar"
+    assert not any("joint limits" in w for w in R.plausibility(fixture))
+    # The same angles in degrees, labelled rad: a small motion, so only the five-bar's limits can tell.
+    lo, hi = R.robot_joint_limits("five_bar")
+    q_deg = np.degrees(fixture["q"].values)
+    assert np.all(np.ptp(q_deg, axis=0) < 4 * np.pi)  # the turns-and-30-rad check would not fire
+    deg = R.from_arrays(q_deg, sample_rate_hz=float(fixture.attrs["sample_rate_hz"]), robot="five_bar",
+                        source="hardware", writer="lab_logger 1.3")
+    warnings = [w for w in R.plausibility(deg, "deg.nc") if "joint limits" in w]
+    assert len(warnings) == 2
+    for label, w in zip((1, 2), warnings):
+        assert w.startswith(f"deg.nc: variable 'q', joint {label}: reaches ") and "degrees labelled 'rad'" in w
+        assert f"[{lo[label - 1]:.4g}, {hi[label - 1]:.4g}] rad" in w
+    # A serial arm's limits come from its model: the TX40's wrist joint 5 stops at +2.33 rad.
+    lo6, hi6 = R.robot_joint_limits("tx40")
+    assert lo6.shape == hi6.shape == (6,) and hi6[4] == pytest.approx(2.33)
+    q6 = np.zeros((500, 6))
+    q6[:, 4] = np.linspace(0.0, 2.30, 500)
+    ok = R.from_arrays(q6, sample_rate_hz=FS, robot="tx40", source="hardware", writer="w 1")
+    assert not any("joint limits" in w for w in R.plausibility(ok))
+    q6[:, 4] = np.linspace(0.0, 2.40, 500)
+    over = R.from_arrays(q6, sample_rate_hz=FS, robot="tx40", source="hardware", writer="w 1")
+    [w] = [w for w in R.plausibility(over) if "joint limits" in w]
+    assert "joint 5: reaches 2.4 rad at time index 499" in w and "degrees labelled" not in w
+    # No model of the robot, no judgement.
+    assert R.robot_joint_limits("kinova_gen3_joint7") is None

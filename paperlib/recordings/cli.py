@@ -1,14 +1,18 @@
 """``paperlib validate`` and ``paperlib recordings {verify,list}``.
 
 Exit codes: 0 when everything is valid, 1 on any fault (argparse usage errors give 2).
-:mod:`paperlib.recordings` (and so xarray) is imported only when a command runs, to keep
-``paperlib --help`` fast.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+
+from paperlib.recordings.io import read_recording
+from paperlib.recordings.registry import DEFAULT_REGISTRY, load_recording_registry, verify_registry
+from paperlib.recordings.schema import RecordingError
+from paperlib.recordings.validation import plausibility
 
 _REGISTRY_HELP = "registry file (default: data/recordings/registry.toml)"
 
@@ -18,8 +22,6 @@ def _summary(ds) -> str:
     duration = float(ds["time"].values[-1] - ds["time"].values[0])
     fault = f", fault: {ds.attrs['fault']}" if "fault" in ds.attrs else ""
     if "reduced" in ds.attrs:  # a storage copy (recordings.reduce_recording): say it is not the whole log
-        import json
-
         note = json.loads(ds.attrs["reduced"])
         fault += f"; reduced for storage, {len(note.get('dropped', []))} variable(s) left out"
     return (f"{ds.attrs['source']} {ds.attrs['robot']} {ds.attrs.get('controller', '-')}, "
@@ -31,8 +33,6 @@ def _summary(ds) -> str:
 def cmd_validate(args: argparse.Namespace) -> int:
     """Print one OK/FAIL line per file: FAIL followed by every fault of the file (one pass), OK
     followed by any plausibility warning (valid, but looks like a mislabelled unit or rate)."""
-    from paperlib.recordings import RecordingError, plausibility, read_recording
-
     failed = 0
     for path in args.files:
         try:
@@ -57,8 +57,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Verify every registry entry; print the problems; non-zero exit on any."""
-    from paperlib.recordings import DEFAULT_REGISTRY, load_registry, verify_registry
-
     registry = args.registry or DEFAULT_REGISTRY
     problems = verify_registry(registry)
     for problem in problems:
@@ -66,17 +64,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if problems:
         print(f"{registry}: {len(problems)} problem(s)", file=sys.stderr)
         return 1
-    print(f"OK   {registry}: {len(load_registry(registry))} recording(s) verified")
+    print(f"OK   {registry}: {len(load_recording_registry(registry))} recording(s) verified")
     return 0
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     """List the registry's recordings (name, source, robot, file, description)."""
-    from paperlib.recordings import DEFAULT_REGISTRY, RecordingError, load_registry
-
     registry = args.registry or DEFAULT_REGISTRY
     try:
-        entries = load_registry(registry)
+        entries = load_recording_registry(registry)
     except RecordingError as exc:
         for problem in exc.problems:
             print(f"FAIL {problem}")
