@@ -12,7 +12,7 @@ from paperlib.control.ladder import plan_trapezoid, point_sequence, straight_pat
 from paperlib.experiments.rrr import comparison, identification as idf, limits, sampling, sensitivity, tracking, trends
 from paperlib.recordings import read_recording, write_recording
 from paperlib.robots.three_rrr import ThreeRRR
-from paperlib.twin.three_rrr import ThreeRRRTwin, simulate, to_recording
+from paperlib.twin.robots.three_rrr import ThreeRRRTwin, simulate, to_recording
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from paperlib.friction.base import FrictionLaw
 from paperlib.friction.kostic import KosticLaw
 from paperlib.recordings import RecordingError
 from paperlib.robots.three_rrr import ThreeRRR
-from paperlib.twin.three_rrr import ThreeRRRTwin, simulate, to_recording
+from paperlib.twin.robots.three_rrr import ThreeRRRTwin, simulate, to_recording
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 # GENERATED FILE - DO NOT EDIT.
 # Generator: `python -m paperlib.codegen` (paperlib/codegen.py)
 # Source:    paperlib/symbolic/serial.py, paperlib/symbolic/emit.py, paperlib/robots/serial.py, data/robots/tx40.toml, paperlib/codegen.py
-# sympy 1.14.0; source digest 8fe0d76059e6067c
+# sympy 1.14.0; source digest dd4f50c947bcb525
 # Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.
 #
 # tx40: joint torque regressor of the 60 standard inertial parameters (pinocchio's order

@@ -312,7 +312,7 @@ def to_recording(run: Mapping[str, np.ndarray], twin: ThreeRRRTwin, *, controlle
         np.asarray(run["q"]), sample_rate_hz=twin.control_rate_hz, robot="three_rrr", source="twin",
         channels={"tau_m": np.asarray(run["tau_m"]), "q_sp": np.asarray(run["q_sp"]), "qd_sp": np.asarray(run["qd_sp"])},
         torque_side="joint", truth=twin.truth(), seed=seed, config=dict(config), controller=controller,
-        writer="paperlib.twin.three_rrr", time=t, extra_vars=extra,
+        writer="paperlib.twin.robots.three_rrr", time=t, extra_vars=extra,
     )
     ds = ds.assign_coords(axis=("axis", np.array(["x", "y"])))
     ds.attrs["twin_description"] = json.dumps({"file": str(DEFAULT_TWIN_TOML.name)})
