@@ -34,12 +34,7 @@ def _derivatives(stages: list[tuple[sp.Symbol, sp.Expr]], var: sp.Symbol, tag: s
     d: dict[sp.Symbol, sp.Expr] = {}
     out: list[tuple[sp.Symbol, sp.Expr]] = []
     for sym, expr in stages:
-        e = sp.diff(expr, var)
-        for t in expr.free_symbols:
-            dt = d.get(t)
-            if dt is not None and dt != 0:
-                e += sp.diff(expr, t) * dt
-        e = sp.expand(e)
+        e = _total(expr, var, d)
         if e == 0:
             d[sym] = sp.Integer(0)
             continue
@@ -53,6 +48,7 @@ def _derivatives(stages: list[tuple[sp.Symbol, sp.Expr]], var: sp.Symbol, tag: s
 
 
 def _total(expr: sp.Expr, var: sp.Symbol, d: dict[sp.Symbol, sp.Expr]) -> sp.Expr:
+    """d expr / d var, through the stages whose derivatives ``d`` holds (chain rule)."""
     e = sp.diff(expr, var)
     for t in expr.free_symbols:
         dt = d.get(t)

@@ -39,13 +39,14 @@ import numba as nb
 import numpy as np
 import xarray as xr
 
+from paperlib import provenance
 from paperlib.friction import lugre as fr
 from paperlib.kernels import three_rrr as K
 from paperlib.robots.kernel_sets import robot_state_terms
 from paperlib.robots.three_rrr import ThreeRRR
 from paperlib.twin.plant import friction_torques, mapped_accel_from, plant_rk4_mapped
 
-DEFAULT_TWIN_TOML = Path(__file__).resolve().parents[2] / "data" / "twin" / "three_rrr_twin.toml"
+DEFAULT_TWIN_TOML = provenance.REPO_ROOT / "data" / "twin" / "three_rrr_twin.toml"
 
 __all__ = ["ThreeRRRTwin", "simulate", "to_recording", "DEFAULT_TWIN_TOML"]
 
