@@ -1,175 +1,83 @@
 """Generate the numba kernels from the symbolic models: ``python -m paperlib.codegen``.
 
-``python -m paperlib.codegen``          writes ``paperlib/kernels/<robot>.py``
-``python -m paperlib.codegen --check``  exits 1 when a kernel file is missing or stale
+``python -m paperlib.codegen``          writes ``paperlib/kernels/<robot>.py`` and the dispatch
+``python -m paperlib.codegen --check``  exits 1 when a generated file is missing or stale
 
-A kernel file is a pure function of the symbolic sources (and the sympy version), so
-``--check`` regenerates in memory and compares text. Never edit a generated file.
+The generators are discovered, not listed: every robot file ``data/robots/<robot>.toml`` (and
+those of ``$PAPERLIB_ROBOT_PATH``, :mod:`paperlib.robots.kinds`) names its ``kind``, and the kind's
+symbolic module gives the robot's kernel module and its branch of the kernel-set dispatch
+(``kernel_module`` / ``kernel_set``, :mod:`paperlib.symbolic.module_text`).
+``paperlib/kernels/dispatch.py`` (``robot_terms``, ``robot_dynamics``, ``robot_state_terms`` and
+the kernel-set ids) is written from those branches, so adding a robot adds no branch by hand.
+
+A generated file is a pure function of its sources (and the sympy version), so ``--check``
+regenerates in memory and compares text. Never edit a generated file.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 import time
 from pathlib import Path
 from typing import Callable
 
-import sympy as sp
-
 PACKAGE = Path(__file__).resolve().parent
 KERNEL_DIR = PACKAGE / "kernels"
+DISPATCH = "dispatch"
 
 
 def _rel(path: Path) -> str:
-    try:
-        return str(path.relative_to(PACKAGE.parent))
-    except ValueError:
-        return str(path)
+    from paperlib.symbolic.module_text import rel
+
+    return rel(path)
 
 
-def _source_digest(paths: list[Path]) -> str:
-    h = hashlib.sha256()
-    for p in paths:
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+def robot_generators() -> dict[str, tuple[Path, object]]:
+    """Robot name -> (its TOML file, its kind's symbolic module), from the robot files."""
+    from paperlib.robots.kinds import KINDS, kind_of, robot_files
+
+    return {name: (path, KINDS[kind_of(path)].symbolic_module()) for name, path in robot_files().items()}
 
 
-def _generate(model, sym_file: str, about: list[str], constants: list[str], doc: str) -> str:
-    """Kernel module text: header (generator, sources, digest, ``about``), ``constants``, kernels."""
-    from paperlib.symbolic.emit import emit_kernel
+def generate_dispatch() -> str:
+    """Source text of ``paperlib/kernels/dispatch.py``: the kernel-set branches of every robot."""
+    from paperlib.robots import kinds
+    from paperlib.symbolic.module_text import header
 
-    sources = [PACKAGE / "symbolic" / n for n in (sym_file, "closed_chain.py", "emit.py")]
-    sources.append(Path(__file__))
-    body: list[str] = []
-    counts: list[str] = []
-    for spec in model.kernels():
-        src, n_ops = emit_kernel(spec, model.preamble_symbols(spec))
-        body.append(src)
-        counts.append(f"#   {spec.name:22s} {n_ops:5d} operations after CSE")
-    rel = [str(p.relative_to(PACKAGE.parent)) for p in sources]
-    header = [
-        "# GENERATED FILE - DO NOT EDIT.",
-        "# Generator: `python -m paperlib.codegen` (paperlib/codegen.py)",
-        "# Source:    " + ", ".join(rel),
-        f"# sympy {sp.__version__}; source digest {_source_digest(sources)}",
-        "# Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.",
-        "#",
-        *about,
-        *counts,
-        f'"""{doc}"""',
-        "",
-        "import math",
-        "",
-        "import numba as nb",
-        "",
-        *constants,
-        "",
-    ]
-    return "\n".join(header) + "\n\n" + "\n\n".join(body)
-
-
-def generate_five_bar() -> str:
-    """Source text of ``paperlib/kernels/five_bar.py``."""
-    from paperlib.symbolic import five_bar as sym
-
-    about = [
-        "# 5R planar parallel robot (flagship paper, eqs. 24-46): implicit differentiation of the",
-        "# loop closure, solved as 2x2 systems inside each kernel; trigonometric functions once.",
-        "# Every kernel writes into preallocated arrays and returns a status (0 valid,",
-        "# 1 outside the workspace, 2 parallel singularity). Compiled without numba's reference",
-        "# counting (``_nrt=False``: they allocate nothing; see paperlib/_jit.py for why).",
-    ]
-    constants = [
-        f"PARAM_NAMES = {tuple(sym.PARAM_NAMES)!r}",
-        f"N_PARAMS = {len(sym.PARAM_NAMES)}",
-        f"N_CHI = {sym.N_CHI}",
-        f"N_PSI = {sym.N_PSI}",
-        f"SINGULARITY_TOL = {sym.SINGULARITY_TOL!r}",
-        "STATUS_OK = 0",
-        "STATUS_OUTSIDE = 1",
-        "STATUS_SINGULAR = 2",
-    ]
-    return _generate(sym.FiveBarModel(), "five_bar.py", about, constants,
-                     "Generated numba kernels of the 5R planar parallel robot (see header).")
-
-
-def generate_three_rrr() -> str:
-    """Source text of ``paperlib/kernels/three_rrr.py``."""
-    from paperlib.symbolic import three_rrr as sym
-
-    about = [
-        "# 3-RRR redundantly actuated planar parallel robot (paper 002, eqs. 1-37): the platform",
-        "# point p is the independent coordinate; the three RR chains' loop closures are",
-        "# differentiated implicitly and solved as three 2x2 blocks inside each kernel.",
-        "# Every kernel writes into preallocated arrays and returns a status (0 valid,",
-        "# 1 outside the workspace, 2 serial singularity of a chain). Compiled without numba's",
-        "# reference counting (``_nrt=False``: they allocate nothing; see paperlib/_jit.py).",
-    ]
-    constants = [
-        f"PARAM_NAMES = {tuple(sym.PARAM_NAMES)!r}",
-        f"N_PARAMS = {len(sym.PARAM_NAMES)}",
-        f"N_CHI = {sym.N_CHI}",
-        f"N_DRIVES = {sym.N_DRIVES}",
-        f"SINGULARITY_TOL = {sym.SINGULARITY_TOL!r}",
-        "STATUS_OK = 0",
-        "STATUS_OUTSIDE = 1",
-        "STATUS_SINGULAR = 2",
-    ]
-    return _generate(sym.ThreeRRRModel(), "three_rrr.py", about, constants,
-                     "Generated numba kernels of the 3-RRR planar parallel robot (see header).")
-
-
-def generate_serial(robot: str) -> str:
-    """Source text of ``paperlib/kernels/<robot>.py`` for a serial arm of ``data/robots/<robot>.toml``.
-
-    One straight-line kernel of the inertial regressor for that fixed geometry (the arm's
-    placements, axes and gravity are constants; the module stores them so that
-    :class:`paperlib.robots.serial.SerialArm` uses it only for the same geometry), plus a loop
-    over many states.
-    """
-    from paperlib.robots.serial import ROBOTS_DIR, SerialArm
-    from paperlib.symbolic.emit import emit_kernel
-    from paperlib.symbolic.serial import SerialRegressorModel, geometry_literals
-
-    toml = ROBOTS_DIR / f"{robot}.toml"
-    arm = SerialArm.from_toml(toml, kernel=None)
-    sources = [PACKAGE / "symbolic" / "serial.py", PACKAGE / "symbolic" / "emit.py",
-               *sorted((PACKAGE / "robots" / "serial").glob("*.py")), toml, Path(__file__)]
-    model = SerialRegressorModel(arm)
-    src, n_ops = emit_kernel(model.kernel_spec("inertial_regressor"), model.preamble_symbols())
-    n = arm.n
-    header = [
-        "# GENERATED FILE - DO NOT EDIT.",
-        "# Generator: `python -m paperlib.codegen` (paperlib/codegen.py)",
-        "# Source:    " + ", ".join(_rel(p) for p in sources),
-        f"# sympy {sp.__version__}; source digest {_source_digest(sources)}",
-        "# Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.",
-        "#",
-        f"# {arm.name}: joint torque regressor of the {10 * n} standard inertial parameters (pinocchio's order",
-        "# and convention), Newton-Euler with the geometry as constants, one CSE over all stages.",
-        f"#   inertial_regressor     {n_ops:5d} operations after CSE",
-        f'"""Generated numba kernel of the {arm.name} inertial regressor (see header)."""',
-        "",
-        "import math",
-        "",
-        "import numba as nb",
-        "import numpy as np",
-        "",
-        f"N_JOINTS = {n}",
-        *geometry_literals(arm),
-        "",
-    ]
-    loop = (
-        "@nb.njit(cache=True, nogil=True)\n"
-        "def regressor_many(Q, QD, QDD, Y):\n"
-        f'    """:func:`inertial_regressor` for N states: Q, QD, QDD (N, {n}); Y (N, {n}, {10 * n})."""\n'
-        "    for s in range(Q.shape[0]):\n"
-        "        inertial_regressor(Q[s], QD[s], QDD[s], Y[s])\n"
-    )
-    return "\n".join(header) + "\n\n" + src + "\n\n" + loop
+    sets = []
+    for name, (toml, sym) in robot_generators().items():
+        code = sym.kernel_set(name, toml)
+        if code is not None:
+            sets.append((name, toml, sym, code))
+    sources = [Path(kinds.__file__), *sorted({Path(s.__file__) for _, _, s, _ in sets}), *[t for _, t, _, _ in sets],
+               PACKAGE / "symbolic" / "module_text.py", Path(__file__)]
+    out = [*header(sources),
+           "# The kernel-set dispatch of every robot with compiled kernels, one integer id each (see",
+           "# paperlib/robots/kernel_sets.py for the interface and why it branches on an integer).",
+           '"""Generated kernel-set dispatch (see header)."""', "", "import numba as nb", ""]
+    out += [f"from paperlib.kernels import {name} as K_{name}" for name, *_ in sets]
+    out.append("")
+    for kid, (name, *_) in enumerate(sets):
+        out.append(f"KID_{name.upper()} = {kid}")
+    out += ["", "#: robot -> (kid, n_joints, n_drives, n_ups, n_inertial, n_params, inertial_names)", "KERNEL_SETS = {"]
+    for kid, (name, _, _, code) in enumerate(sets):
+        out.append(f"    {name!r}: {(kid, *code.sizes())!r},")
+    out += ["}"]
+    funcs = [("robot_terms", "kid, q, qd, qdd, prm, R, D_m, D_ups, ups_d, Y_I", "terms",
+              "Right-hand side, drive map, friction Jacobian and inertial columns at one state."),
+             ("robot_dynamics", "kid, q, qd, prm, M, h", "dynamics", "Mass matrix and bias forces (Coriolis, gravity)."),
+             ("robot_state_terms", "kid, q, qd, prm, M, h, D_ups, ups_d", "state_terms",
+              "Mass matrix, bias forces and the friction joints' Jacobian and velocities at one state.")]
+    for fname, args, attr, doc in funcs:
+        out += ["", "", '@nb.njit(cache=True, nogil=True, _nrt=False, inline="always")',
+                f"def {fname}({args}):  # pragma: no cover - compiled", f'    """{doc}"""']
+        for name, _, _, code in sets:
+            out.append(f"    if kid == KID_{name.upper()}:")
+            body = getattr(code, attr).replace("{K}", f"K_{name}")
+            out += ["        " + ln if ln.strip() else "" for ln in body.splitlines()]
+        out.append("    return -1")
+    return "\n".join(out) + "\n"
 
 
 def generate_step_call() -> str:
@@ -179,9 +87,16 @@ def generate_step_call() -> str:
     return gen()
 
 
-#: robot name -> generator of its kernel module's text
-GENERATORS: dict[str, Callable[[], str]] = {"five_bar": generate_five_bar, "three_rrr": generate_three_rrr,
-                                           "tx40": lambda: generate_serial("tx40")}
+def generators() -> dict[str, tuple[Path, Callable[[], str]]]:
+    """Every generated module: name -> (path, generator). Robots' kernel modules, the dispatch, others."""
+    out: dict[str, tuple[Path, Callable[[], str]]] = {}
+    for name, (toml, sym) in robot_generators().items():
+        out[name] = (KERNEL_DIR / f"{name}.py", (lambda s=sym, n=name, t=toml: s.kernel_module(n, t)))
+    out[DISPATCH] = (KERNEL_DIR / f"{DISPATCH}.py", generate_dispatch)
+    out.update(OTHER_GENERATED)
+    return out
+
+
 #: other generated modules: name -> (path, generator)
 OTHER_GENERATED: dict[str, tuple[Path, Callable[[], str]]] = {
     "control_step_call": (PACKAGE / "control" / "_step_call.py", generate_step_call),
@@ -191,21 +106,20 @@ OTHER_GENERATED: dict[str, tuple[Path, Callable[[], str]]] = {
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m paperlib.codegen", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if a generated file is missing or stale")
-    known = sorted(GENERATORS) + sorted(OTHER_GENERATED)
+    gens = generators()
+    known = list(gens)
     parser.add_argument("robots", nargs="*", default=known,
-                        help="robots (kernel modules) or other generated modules to write (default: all)")
+                        help="robots (kernel modules), 'dispatch' or other generated modules to write (default: all)")
     args = parser.parse_args(argv)
     stale = []
     for robot in args.robots:
-        if robot not in known:
+        if robot not in gens:
             parser.error(f"unknown robot {robot!r}; known: {known}")
+        path, gen = gens[robot]
+        if path.parent == PACKAGE / "kernels":
+            path = KERNEL_DIR / path.name
         t0 = time.perf_counter()
-        if robot in GENERATORS:
-            text = GENERATORS[robot]()
-            path = KERNEL_DIR / f"{robot}.py"
-        else:
-            path, gen = OTHER_GENERATED[robot]
-            text = gen()
+        text = gen()
         took = time.perf_counter() - t0
         if args.check:
             if not path.exists() or path.read_text() != text:

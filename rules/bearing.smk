@@ -18,11 +18,11 @@ BEARING_FORMATS = list(BEARING_CFG.get("formats", ["png", "svg"]))
 BEARING_PLAN = BEARING_S.recording_plan(BEARING_CFG, root=f"{BEARING_RES}/recordings")
 BEARING_REC = {role: spec["path"] for role, spec in BEARING_PLAN.items()}
 BEARING_TRIALS = sorted(r for r in BEARING_PLAN if r.startswith("trial"))
-BEARING_TWIN_CODE = ["paperlib/twin/torque_joint.py", "paperlib/twin/wheel_bearing.py", "paperlib/friction/stribeck.py",
+BEARING_TWIN_CODE = ["paperlib/twin/robots/torque_joint.py", "paperlib/twin/robots/wheel_bearing.py", "paperlib/friction/stribeck.py",
                      "paperlib/experiments/bearing/runs.py"] + sorted(
     glob.glob("paperlib/recordings/*.py"))
 BEARING_CODE = BEARING_TWIN_CODE + ["paperlib/friction/basis.py", "paperlib/estimation/basis_regression.py",
-                                    "paperlib/signals.py", "paperlib/figures/bearing.py"] + sorted(
+                                    "paperlib/signals.py"] + sorted(
     glob.glob("paperlib/experiments/bearing/*.py"))
 
 PAPER_TARGETS["bearing"] = BEARING_P.targets(BEARING_CFG, BEARING_RES, BEARING_FIG)

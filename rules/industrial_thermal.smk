@@ -14,7 +14,7 @@ TH_REC = f"{RESULTS}/industrial/recordings"
 TH_FIG = f"{FIGURES}/industrial"
 TH_FIGURES = ["table1_time_constants", "fig09_parameters_per_cycle", "fig12_robots_and_fault", "fig06_joint3_friction_time", "fig07_all_joints_friction_time",
               "fig10_friction_velocity_cold_hot", "fig11_thermal_model_prediction", "fig13_anomaly_detection"]
-TH_CODE = ["paperlib/twin/campaign.py", "paperlib/twin/thermal.py", "paperlib/friction/lugre.py",
+TH_CODE = ["paperlib/twin/robots/campaign.py", "paperlib/twin/thermal.py", "paperlib/friction/lugre.py",
            "paperlib/estimation/plateaus.py", "paperlib/estimation/thermal.py",
            "paperlib/estimation/thermal_monitor.py", "paperlib/experiments/industrial/thermal.py",
            "paperlib/experiments/industrial/thermal_figures.py", "paperlib/experiments/industrial/thermal_inertial.py", "data/twin/tx40_thermal_campaign.toml"]

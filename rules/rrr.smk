@@ -13,7 +13,7 @@ RRR_FIGS = {
                     "fig13_friction_along_path", "fig14_speed_errors", "fig_peak_origin"],
 }
 RRR_CODE = sorted(glob.glob("paperlib/experiments/rrr/*.py")) + [
-    "paperlib/twin/three_rrr.py", "paperlib/robots/three_rrr.py", "paperlib/kernels/three_rrr.py",
+    "paperlib/twin/robots/three_rrr.py", "paperlib/robots/three_rrr.py", "paperlib/kernels/three_rrr.py",
     "paperlib/estimation/nls.py", "paperlib/friction/kostic.py", "paperlib/control/ladder.py",
     "data/robots/three_rrr.toml", "data/twin/three_rrr_twin.toml",
 ]

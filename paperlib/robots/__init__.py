@@ -1,25 +1,28 @@
-"""Robot descriptions (values in data/robots/*.toml) over their generated kernels."""
+"""Robot descriptions (values in data/robots/*.toml) over their generated kernels.
+
+A robot is a data file: :func:`load` reads ``data/robots/<name>.toml`` and builds the model of
+the file's ``kind`` through the registry :data:`paperlib.robots.kinds.KINDS` (no list of robots
+here). Compiled-kernel models satisfy :class:`paperlib.robots.model.RobotModel`.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 
 def load(name: str) -> Any:
-    """The default model of a robot named in a recording's ``robot`` attribute."""
-    if name == "five_bar":
-        from paperlib.robots.five_bar import FiveBar
+    """The default model of a robot named in a recording's ``robot`` attribute (or a ``.urdf`` path).
 
-        return FiveBar.default()
-    if name == "three_rrr":
-        from paperlib.robots.three_rrr import ThreeRRR
+    Raises
+    ------
+    ValueError
+        For an unknown name (the message lists the known robots) or a file of an unknown kind.
+    """
+    from paperlib.robots.kinds import loader_of
 
-        return ThreeRRR.default()
-    from pathlib import Path
+    if Path(name).suffix == ".urdf":
+        from paperlib.robots.serial import SerialArm
 
-    from paperlib.robots.serial import ROBOTS_DIR, SerialArm
-
-    if (ROBOTS_DIR / f"{name}.toml").exists() or Path(name).suffix == ".urdf":
         return SerialArm.named(name)
-    raise ValueError(f"no robot model named {name!r} (known: five_bar, three_rrr, the serial arms of data/robots/*.toml, "
-                     "or a .urdf path). To add your robot, see docs/robots.md")
+    return loader_of(name)()

@@ -52,6 +52,7 @@ class FiveBar:
     params: np.ndarray
     description: dict = field(repr=False)
     n_joints: int = 2
+    n_drives: int = 2
 
     @property
     def sample_rate_hz(self) -> float:
@@ -61,9 +62,19 @@ class FiveBar:
     @property
     def kernels(self):
         """The kernel set the generic controller and plant call (:mod:`paperlib.robots.kernel_sets`)."""
-        from paperlib.robots.kernel_sets import FIVE_BAR
+        from paperlib.robots.kernel_sets import kernel_set
 
-        return FIVE_BAR
+        return kernel_set(self.name)
+
+    @property
+    def name(self) -> str:
+        """Robot name (the description's ``robot.name``; a recording's ``robot`` attribute)."""
+        return str(self.description["robot"]["name"])
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        """Names of the kernel parameters ``params`` (the generated kernels' ``PARAM_NAMES``)."""
+        return tuple(K.PARAM_NAMES)
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod

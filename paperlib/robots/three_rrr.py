@@ -79,6 +79,7 @@ class ThreeRRR:
     params: np.ndarray
     description: dict = field(repr=False)
     n_drives: int = 3
+    n_joints: int = 2   # the platform point p
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod
@@ -142,9 +143,19 @@ class ThreeRRR:
     @property
     def kernels(self):
         """The kernel set the generic plant and controller call (:mod:`paperlib.robots.kernel_sets`)."""
-        from paperlib.robots.kernel_sets import THREE_RRR
+        from paperlib.robots.kernel_sets import kernel_set
 
-        return THREE_RRR
+        return kernel_set(self.name)
+
+    @property
+    def name(self) -> str:
+        """Robot name (the description's ``robot.name``; a recording's ``robot`` attribute)."""
+        return str(self.description["robot"]["name"])
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        """Names of the kernel parameters ``params`` (the generated kernels' ``PARAM_NAMES``)."""
+        return tuple(K.PARAM_NAMES)
 
     # -- descriptive values ---------------------------------------------------------------------
     @property

@@ -17,6 +17,8 @@ the sign of the root follows ``e2x - e1x`` so the branch is right when the elbow
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import sympy as sp
 
 from paperlib.symbolic.closed_chain import ClosedChain, trig_partials
@@ -233,3 +235,40 @@ class FiveBarModel:
         if "atan2" in kernel.preamble:
             syms |= set(self.phi)
         return syms
+
+
+# -- codegen interface of the kind (paperlib/symbolic/module_text.py) ------------------------------
+def kernel_module(robot: str, toml: Path) -> str:
+    """Source text of ``paperlib/kernels/<robot>.py`` (the geometry is a parameter: one text for any 5R)."""
+    from paperlib.symbolic.module_text import closed_chain_module
+
+    about = [
+        "# 5R planar parallel robot (flagship paper, eqs. 24-46): implicit differentiation of the",
+        "# loop closure, solved as 2x2 systems inside each kernel; trigonometric functions once.",
+        "# Every kernel writes into preallocated arrays and returns a status (0 valid,",
+        "# 1 outside the workspace, 2 parallel singularity). Compiled without numba's reference",
+        "# counting (``_nrt=False``: they allocate nothing; see paperlib/_jit.py for why).",
+    ]
+    constants = [
+        f"PARAM_NAMES = {tuple(PARAM_NAMES)!r}",
+        f"N_PARAMS = {len(PARAM_NAMES)}",
+        f"N_CHI = {N_CHI}",
+        f"N_PSI = {N_PSI}",
+        f"SINGULARITY_TOL = {SINGULARITY_TOL!r}",
+        "STATUS_OK = 0",
+        "STATUS_OUTSIDE = 1",
+        "STATUS_SINGULAR = 2",
+    ]
+    return closed_chain_module(FiveBarModel(), Path(__file__), about, constants,
+                               "Generated numba kernels of the 5R planar parallel robot (see header).")
+
+
+def kernel_set(robot: str, toml: Path):
+    """The 5R's branch of the kernel-set dispatch: joints q (2,), two drives, five friction joints psi."""
+    from paperlib.symbolic.module_text import KernelSetCode
+
+    return KernelSetCode(
+        n_joints=2, n_drives=2, n_ups=N_PSI, n_inertial=0, n_params=len(PARAM_NAMES),
+        terms="return {K}.row_terms(q, qd, qdd, prm, R, D_m, D_ups, ups_d)",
+        dynamics="return {K}.mass_bias(q, qd, prm, M, h)",
+        state_terms="return {K}.dynamics_terms(q, qd, prm, M, h, D_ups, ups_d)")

@@ -217,3 +217,55 @@ def geometry_literals(arm: SerialArm) -> list[str]:
         return "np.array(" + repr(np.asarray(a).tolist()) + ")"
 
     return [f"R0 = {arr(arm.R0)}", f"P0 = {arr(arm.p0)}", f"AXES = {arr(arm.axes)}", f"GRAVITY = {arr(arm.gravity)}"]
+
+
+# -- codegen interface of the kind (paperlib/symbolic/module_text.py) ------------------------------
+def kernel_module(robot: str, toml) -> str:
+    """Source text of ``paperlib/kernels/<robot>.py`` for the serial arm of ``toml``.
+
+    One straight-line kernel of the inertial regressor for that fixed geometry (the arm's
+    placements, axes and gravity are constants; the module stores them so that
+    :class:`paperlib.robots.serial.SerialArm` uses it only for the same geometry), plus a loop
+    over many states.
+    """
+    from pathlib import Path
+
+    from paperlib.symbolic.emit import emit_kernel
+    from paperlib.symbolic.module_text import CODEGEN, PACKAGE, header
+
+    toml = Path(toml)
+    arm = SerialArm.from_toml(toml, kernel=None)
+    sources = [PACKAGE / "symbolic" / "serial.py", PACKAGE / "symbolic" / "emit.py",
+               *sorted((PACKAGE / "robots" / "serial").glob("*.py")), toml, CODEGEN]
+    model = SerialRegressorModel(arm)
+    src, n_ops = emit_kernel(model.kernel_spec("inertial_regressor"), model.preamble_symbols())
+    n = arm.n
+    lines = [
+        *header(sources),
+        f"# {arm.name}: joint torque regressor of the {10 * n} standard inertial parameters (pinocchio's order",
+        "# and convention), Newton-Euler with the geometry as constants, one CSE over all stages.",
+        f"#   inertial_regressor     {n_ops:5d} operations after CSE",
+        f'"""Generated numba kernel of the {arm.name} inertial regressor (see header)."""',
+        "",
+        "import math",
+        "",
+        "import numba as nb",
+        "import numpy as np",
+        "",
+        f"N_JOINTS = {n}",
+        *geometry_literals(arm),
+        "",
+    ]
+    loop = (
+        "@nb.njit(cache=True, nogil=True)\n"
+        "def regressor_many(Q, QD, QDD, Y):\n"
+        f'    """:func:`inertial_regressor` for N states: Q, QD, QDD (N, {n}); Y (N, {n}, {10 * n})."""\n'
+        "    for s in range(Q.shape[0]):\n"
+        "        inertial_regressor(Q[s], QD[s], QDD[s], Y[s])\n"
+    )
+    return "\n".join(lines) + "\n\n" + src + "\n\n" + loop
+
+
+def kernel_set(robot: str, toml):
+    """None: serial arms of this kind run no compiled controller (see the ``serial_arm`` kind)."""
+    return None

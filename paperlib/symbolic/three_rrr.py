@@ -33,6 +33,8 @@ the boundary of the workspace).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import sympy as sp
 
 from paperlib.symbolic.closed_chain import ClosedChain, trig_partials
@@ -245,3 +247,55 @@ class ThreeRRRModel:
         if "atan2" in kernel.preamble:
             syms |= set(self.th) | set(self.thb)
         return syms
+
+
+# -- codegen interface of the kind (paperlib/symbolic/module_text.py) ------------------------------
+def kernel_module(robot: str, toml: Path) -> str:
+    """Source text of ``paperlib/kernels/<robot>.py`` (the geometry is a parameter: one text for any 3-RRR)."""
+    from paperlib.symbolic.module_text import closed_chain_module
+
+    about = [
+        "# 3-RRR redundantly actuated planar parallel robot (paper 002, eqs. 1-37): the platform",
+        "# point p is the independent coordinate; the three RR chains' loop closures are",
+        "# differentiated implicitly and solved as three 2x2 blocks inside each kernel.",
+        "# Every kernel writes into preallocated arrays and returns a status (0 valid,",
+        "# 1 outside the workspace, 2 serial singularity of a chain). Compiled without numba's",
+        "# reference counting (``_nrt=False``: they allocate nothing; see paperlib/_jit.py).",
+    ]
+    constants = [
+        f"PARAM_NAMES = {tuple(PARAM_NAMES)!r}",
+        f"N_PARAMS = {len(PARAM_NAMES)}",
+        f"N_CHI = {N_CHI}",
+        f"N_DRIVES = {N_DRIVES}",
+        f"SINGULARITY_TOL = {SINGULARITY_TOL!r}",
+        "STATUS_OK = 0",
+        "STATUS_OUTSIDE = 1",
+        "STATUS_SINGULAR = 2",
+    ]
+    return closed_chain_module(ThreeRRRModel(), Path(__file__), about, constants,
+                               "Generated numba kernels of the 3-RRR planar parallel robot (see header).")
+
+
+#: Q_I = -(M_s pdd + C_s pd) (horizontal: no gravity); the drives are the friction joints
+_TERMS = """\
+s = {K}.inverse_dynamics(q, qd, qdd, prm, R, D_ups, ups_d)
+for i in range(R.shape[0]):
+    R[i] = -R[i]
+for d in range(D_ups.shape[0]):
+    for i in range(D_ups.shape[1]):
+        D_m[d, i] = D_ups[d, i]
+return s"""
+
+
+def kernel_set(robot: str, toml: Path):
+    """The 3-RRR's branch of the kernel-set dispatch.
+
+    Coordinates the platform point p (2,); drives and friction joints the three actuated joints
+    (passive joints frictionless): D_m = D_ups = J_a (3, 2), ups_d = J_a p_dot.
+    """
+    from paperlib.symbolic.module_text import KernelSetCode
+
+    return KernelSetCode(
+        n_joints=2, n_drives=N_DRIVES, n_ups=N_DRIVES, n_inertial=0, n_params=len(PARAM_NAMES), terms=_TERMS,
+        dynamics="return {K}.mass_bias(q, qd, prm, M, h)",
+        state_terms="return {K}.dynamics_terms(q, qd, prm, M, h, D_ups, ups_d)")

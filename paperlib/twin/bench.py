@@ -12,7 +12,9 @@ from typing import Callable
 
 
 def bench_twin_realtime_factor(duration_s: float = 40.0) -> float:
-    from paperlib.twin.simulate import simulate
+    from paperlib.twin.robots import twin_module
+
+    simulate = twin_module().simulate
 
     simulate(controller="AC", duration_s=1.0, seed=1, imu_calibration="none")  # compile
     best = float("inf")

@@ -21,7 +21,9 @@ def record(args: argparse.Namespace) -> int:
         print("paperlib record: only --rig twin records here; for the robot use "
               "`paperlib run --rig hardware --config rig.toml ...`", file=sys.stderr)
         return 2
-    from paperlib.twin.simulate import record as twin_record
+    from paperlib.twin.robots import twin_module
+
+    twin_record = twin_module().record
 
     try:
         path = twin_record(

@@ -337,6 +337,16 @@ class TwinParams:
         """True PDS gains of the two axes, shape (2,)."""
         return np.array([a.pi_pds for a in self.drive_axes])
 
+    @property
+    def robot_name(self) -> str:
+        """The robot file this twin belongs to (``[meta] robot_name``)."""
+        return str(self.raw["meta"]["robot_name"])
+
+    @property
+    def q0(self) -> np.ndarray:
+        """Initial joint angles of a twin plant [rad] (``[meta] q0_deg``)."""
+        return np.radians(np.asarray(self.raw["meta"]["q0_deg"], dtype=float))
+
 
 def _table(parent: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
     t = parent.get(key)

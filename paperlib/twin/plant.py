@@ -18,7 +18,7 @@ compiled phases around the caller's sensing, control and logging:
 ``step(torque_Nm, dt)`` interface the emulated EtherCAT drive calls.
 
 Drives whose map changes with the configuration (a parallel robot's actuated Jacobian, the
-3-RRR twin of :mod:`paperlib.twin.three_rrr`) hold their torques rather than the generalized
+3-RRR twin of :mod:`paperlib.twin.robots`) hold their torques rather than the generalized
 forces: :func:`friction_torques` (the friction part of :func:`plant_forces`), then
 :func:`plant_rk4_mapped`, which maps the held joint torques by the Jacobian of every RK4 stage
 (the same RK4 as :func:`plant_rk4`). Holding ``Q`` of the step's start instead would make the
@@ -271,22 +271,22 @@ class TwinPlant:
     seed : int
         Seeds the IMU noise streams.
     q0 : array_like, shape (2,), optional
-        Initial joint angles [rad] (default: the middle of the well-conditioned polygon,
-        (120, 60) deg).
+        Initial joint angles [rad] (default: the twin file's ``[meta] q0_deg``).
     twin_params, robot : optional
-        Twin parameter set and robot model (defaults: the repository's files).
+        Twin parameter set (default :func:`paperlib.twin.drives.load_twin_params`) and robot
+        model (default: the robot the twin file names, ``[meta] robot_name``).
     """
 
     def __init__(self, seed: int = 1, q0: Any = None, twin_params: Any = None, robot: Any = None) -> None:
-        from paperlib.robots.five_bar import FiveBar
+        from paperlib import robots
 
-        self.robot = robot or FiveBar.default()
         self.tp = twin_params or dr.load_twin_params()
+        self.robot = robot or robots.load(self.tp.robot_name)
         self.dt = 1.0 / self.robot.sample_rate_hz
         self.kid = self.robot.kernels.kid
         self.iota = self.robot.gear_ratios.copy()
         self.prm = np.ascontiguousarray(self.robot.params)
-        self.q = np.radians([120.0, 60.0]) if q0 is None else np.array(q0, dtype=float)
+        self.q = self.tp.q0 if q0 is None else np.array(q0, dtype=float)
         self.qd = np.zeros(2)
         self.z = np.zeros(5)
         self.Qa = np.zeros(2)

@@ -4,7 +4,7 @@
 absolute deadlines, watchdog and limits, the controller called from Python, the streaming
 recording writer -- run without any device: ``paperlib run --rig twin``. The physics is
 :class:`paperlib.twin.plant.TwinPlant` (the twin's plant, drives and IMU sensors, the same
-compiled functions as the closed-loop simulator :mod:`paperlib.twin.simulate`).
+compiled functions as the closed-loop simulators of :mod:`paperlib.twin.robots`).
 
 Per cycle, as on the rig: ``read()`` returns the encoder angle (quantized to the drive's
 2^16 counts per motor revolution, divided by the gear ratio), the drive-reported motor torque,
@@ -44,8 +44,8 @@ class TwinRig(Rig):
         Initial joint angles [rad] (default: the twin's, (120, 60) deg).
     imu_rows : array_like, shape (2, N_IC), optional
         IMU conversion rows (default identity: nominal sensitivities and lever arm).
-    robot : FiveBar, optional
-        Robot model (default ``FiveBar.default()``).
+    robot : RobotModel, optional
+        Robot model (default: the robot the twin parameter file names, ``[meta] robot_name``).
     twin_params : optional
         Twin parameters (default: the repository's file).
     """
@@ -56,13 +56,14 @@ class TwinRig(Rig):
 
     def __init__(self, seed: int = 1, q0: Any = None, imu_rows: Any = None, robot: Any = None,
                  twin_params: Any = None, sample_rate_hz: float | None = None) -> None:
+        from paperlib import robots
         from paperlib.estimation.imu_calibration import identity_conversion
-        from paperlib.robots.five_bar import FiveBar
+        from paperlib.twin import drives as dr
 
         self.seed = int(seed)
         self.q0 = None if q0 is None else np.asarray(q0, float)
-        self.robot_model = robot or FiveBar.default()
-        self.robot = "five_bar"
+        self.robot_model = robot or robots.load((twin_params or dr.load_twin_params()).robot_name)
+        self.robot = self.robot_model.name
         self.twin_params = twin_params
         rate = self.robot_model.sample_rate_hz  # the twin steps in whole control cycles of the robot's rate
         if sample_rate_hz is not None and abs(float(sample_rate_hz) - rate) > 1e-9:
@@ -126,7 +127,7 @@ class TwinRig(Rig):
 
     def truth(self) -> dict[str, Any]:
         """The twin's true values (for the recording's ``truth`` attribute)."""
-        from paperlib.hardware.emulators.twin_rig import twin_truth
+        from paperlib.twin.truth import twin_truth
 
         if self.plant is None:
             self.open()

@@ -5,7 +5,7 @@ Torque Sensors with Application to Wheel-Bearing Characterization* (Kinova Gen3 
 plain text in ``/work/shared/papers/004_d42d9155ba7ec20d.txt``.
 
 The paper's data are not public: everything here runs on the twin of the rig
-(:mod:`paperlib.twin.torque_joint`, :mod:`paperlib.twin.wheel_bearing`), labelled ``source = twin``.
+(:mod:`paperlib.twin.robots.torque_joint`, :mod:`paperlib.twin.robots.wheel_bearing`), labelled ``source = twin``.
 
 Modules
 -------

@@ -16,7 +16,7 @@ import time
 from typing import Callable
 
 from paperlib.experiments.bearing import inspection, runs
-from paperlib.twin.wheel_bearing import population
+from paperlib.twin.robots.wheel_bearing import population
 
 REPEATS = 3
 

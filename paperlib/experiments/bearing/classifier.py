@@ -1,7 +1,7 @@
 """Pass/fail inspection of bearing populations (the paper's motivation, Secs. 3 and 4.2).
 
 A bearing fails when its measured torque RMS exceeds a threshold. Two populations of good and
-worn bearings are drawn from the twin (:func:`paperlib.twin.wheel_bearing.population`, distinct
+worn bearings are drawn from the twin (:func:`paperlib.twin.robots.wheel_bearing.population`, distinct
 seeds). Each bearing is inspected once (random start angle, fresh sensor noise and offset shift),
 exactly as ``paperlib bearing inspect`` does, and its statistic is taken three ways:
 
@@ -27,8 +27,8 @@ from tqdm import tqdm
 from paperlib.estimation.basis_regression import BasisRegression
 from paperlib.experiments.bearing.inspection import inspect
 from paperlib.experiments.bearing.runs import BearingProfile, bearing_run, to_recording
-from paperlib.twin.torque_joint import TorqueJointTwin
-from paperlib.twin.wheel_bearing import population
+from paperlib.twin.robots.torque_joint import TorqueJointTwin
+from paperlib.twin.robots.wheel_bearing import population
 
 __all__ = ["STATISTICS", "inspect_population", "choose_threshold", "rates", "classification_study"]
 

@@ -111,7 +111,7 @@ def inspect(args: argparse.Namespace) -> int:
 def twin(args: argparse.Namespace) -> int:
     from paperlib.experiments.bearing import runs
     from paperlib.recordings import write_recording
-    from paperlib.twin.wheel_bearing import population
+    from paperlib.twin.robots.wheel_bearing import population
 
     if args.kind == "no-load":
         ds = runs.no_load_recording(seed=args.seed, duration_s=args.duration)

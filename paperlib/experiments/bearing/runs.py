@@ -20,14 +20,14 @@ import numpy as np
 import xarray as xr
 
 from paperlib import recordings as rec
-from paperlib.twin.torque_joint import JointRun, TorqueJointTwin, run_joint, trapezoidal_moves, trapezoidal_torque_profile
-from paperlib.twin.wheel_bearing import WheelBearing
+from paperlib.twin.robots.torque_joint import JointRun, TorqueJointTwin, run_joint, trapezoidal_moves, trapezoidal_torque_profile
+from paperlib.twin.robots.wheel_bearing import WheelBearing
 
 __all__ = ["ROBOT", "WRITER", "BearingProfile", "no_load_run", "bearing_run", "no_load_recording",
            "bearing_recording", "to_recording"]
 
 ROBOT = "kinova_gen3_joint7_twin"
-WRITER = "paperlib.experiments.bearing.runs (twin: paperlib.twin.torque_joint)"
+WRITER = "paperlib.experiments.bearing.runs (twin: paperlib.twin.robots.torque_joint)"
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from scipy import signal as _signal
 from paperlib import recordings as rec
 from paperlib.experiments.bearing import inspection, runs
 from paperlib.estimation.basis_regression import BasisRegression, angle_periodogram
-from paperlib.twin.wheel_bearing import population
+from paperlib.twin.robots.wheel_bearing import population
 
 __all__ = ["DEFAULTS", "recording_plan", "ensure_recordings", "lowpass", "fig3_summary", "truth_components",
            "trials_summary", "periodogram_value", "make_recording"]
@@ -82,7 +82,7 @@ def truth_components(ds: xr.Dataset) -> dict[str, np.ndarray] | None:
     if "intrinsic" not in t:
         return None
     from paperlib.friction.stribeck import StribeckLaw
-    from paperlib.twin.torque_joint import RippleComponent, TorqueJointTwin
+    from paperlib.twin.robots.torque_joint import RippleComponent, TorqueJointTwin
 
     tw = t["twin"]
     twin = TorqueJointTwin(ripple=tuple(RippleComponent(**c) for c in tw["ripple"]),

@@ -28,7 +28,7 @@ from paperlib.estimation.thermal import fit_double_exponential
 from paperlib.estimation.thermal_monitor import analyse_recording, fit_recordings, monitor_recording
 from paperlib.recordings.storage import apply_storage, check_mode, storage_plan
 from paperlib.recordings import read_recording, truth as rec_truth, write_recording
-from paperlib.twin import campaign as C
+from paperlib.twin.robots import campaign as C
 from paperlib.friction.lugre import steady_friction
 
 __all__ = ["TRAIN_DAYS", "HELDOUT_DAY", "STEADY_TOL", "CAMPAIGN_READS", "NOTEBOOK_READS", "campaign_resolutions",
@@ -57,7 +57,7 @@ FULL_RECORDINGS_COMMAND = "paperlib reproduce industrial --full-recordings"
 def campaign_resolutions(params: C.CampaignParams | None = None) -> dict[str, float]:
     """Steps the campaign twin quantizes to (variable -> step in its units), for lossless storage.
 
-    ``q``: the encoder resolution of the campaign file [rad] (:func:`paperlib.twin.campaign.simulate_day`
+    ``q``: the encoder resolution of the campaign file [rad] (:func:`paperlib.twin.robots.campaign.simulate_day`
     rounds the angles to it); the drive torques are not quantized.
     """
     params = params or C.load_campaign_params()
@@ -135,7 +135,7 @@ def simulate_campaign(params: C.CampaignParams | None = None, *, cycles: int | N
         Cycles per day (default 24).
     out_dir : path, optional
     days : sequence of DaySpec, optional
-        Default: :func:`paperlib.twin.campaign.campaign_days`.
+        Default: :func:`paperlib.twin.robots.campaign.campaign_days`.
     keep : bool
         Return the datasets (False: only write them).
     progress : bool

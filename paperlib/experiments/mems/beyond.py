@@ -74,7 +74,7 @@ def imu_noise_rms(twin_file: str | None = None) -> tuple[float, float]:
 
 def twin_run(seed: int, duration_s: float = 30.0, controller: str = "CTC", twin_params: Any = None) -> Any:
     """One twin identification run (model 3, the paper's estimator settings, IMU calibrated first)."""
-    from paperlib.twin.simulate import simulate
+    from paperlib.twin.robots.five_bar import simulate
 
     return simulate(controller=controller, duration_s=float(duration_s), seed=int(seed), model=3,
                     twin_params=twin_params)

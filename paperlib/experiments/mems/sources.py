@@ -6,7 +6,7 @@ Every notebook and the pipeline take a ``source`` parameter:
     Read recordings from files (``paperlib.recording/2``), typically listed in
     ``data/recordings/registry.toml`` or made by an earlier pipeline step.
 ``twin``
-    Make them now with the digital twin (:func:`paperlib.twin.simulate.simulate`).
+    Make them now with the digital twin (:func:`paperlib.twin.robots.five_bar.simulate`).
 ``hardware``
     Make them on the robot with ``paperlib run --rig hardware --config RIG.toml``. This needs
     a rig configuration file (``config/rig.example.toml`` documents the keys) whose EtherCAT
@@ -189,7 +189,7 @@ def require_rig(path: str | os.PathLike[str] | None,
 # --------------------------------------------------------------------------------------------
 
 def simulate_kwargs(spec: Mapping[str, Any]) -> dict[str, Any]:
-    """Keyword arguments of :func:`paperlib.twin.simulate.simulate` for a recording spec."""
+    """Keyword arguments of :func:`paperlib.twin.robots.five_bar.simulate` for a recording spec."""
     kw: dict[str, Any] = {}
     for key in ("controller", "duration_s", "seed", "model", "ambient_temperature_C", "warm_up_minutes",
                 "half_life_s", "lambda_reg", "pi_pds0", "pi_F0", "closed_from_start", "P0"):
@@ -318,7 +318,7 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
     RigUnavailable
         ``hardware`` without a usable rig.
     SourceError
-        The twin is not installed (``paperlib.twin.simulate`` missing), or the hardware run failed.
+        The twin is not installed (``paperlib.twin.robots.five_bar`` missing), or the hardware run failed.
     """
     from paperlib.recordings.storage import apply_storage
     from paperlib.recordings import read_recording, write_recording
@@ -332,9 +332,9 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
             spec["closed_from_start"] = True
     if source == "twin":
         try:
-            from paperlib.twin.simulate import simulate
+            from paperlib.twin.robots.five_bar import simulate
         except ImportError as exc:
-            raise SourceError(f"source 'twin' needs paperlib.twin.simulate, which cannot be imported: {exc}") from exc
+            raise SourceError(f"source 'twin' needs paperlib.twin.robots.five_bar, which cannot be imported: {exc}") from exc
         ds = simulate(**simulate_kwargs(spec), progress=progress)
         ds = apply_storage(ds, store)
         if output is not None:

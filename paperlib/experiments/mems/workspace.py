@@ -3,7 +3,7 @@
 * condition index ``sigma = sqrt(mu_min / mu_max)`` of ``D_p^T D_p`` on a joint-space grid
   (NaN where the loop cannot close or at the singularity) and its image in the task space;
 * the well-conditioned convex polygon in which the motions are planned -- the one the twin
-  uses (:func:`paperlib.twin.simulate.flagship_polygon`) when the twin is installed, otherwise
+  uses (:func:`paperlib.twin.robots.five_bar.flagship_polygon`) when the twin is installed, otherwise
   built here the same way;
 * consecutive random jerk-limited point-to-point trajectories with joint and end-point speeds;
 * the numbers the paper quotes: peak end-point speed (> 1 m/s) and the longest motion (0.82 s).
@@ -92,14 +92,14 @@ def grid_box(robot: Any, polygon: Polygon | None = None, margin_rad: float = 0.1
 def planning_polygon(robot: Any = None, sigma_threshold: float = 0.4) -> tuple[Polygon, str]:
     """The well-conditioned polygon of the motions, and where it came from.
 
-    Returns the twin's own polygon (``paperlib.twin.simulate.flagship_polygon``) if importable,
+    Returns the twin's own polygon (``paperlib.twin.robots.five_bar.flagship_polygon``) if importable,
     so the figure shows the region the twin's (and the rig's) trajectories are drawn from;
     otherwise the same construction here.
     """
     try:
-        from paperlib.twin.simulate import flagship_polygon
+        from paperlib.twin.robots.five_bar import flagship_polygon
 
-        return flagship_polygon(sigma_threshold), "paperlib.twin.simulate.flagship_polygon"
+        return flagship_polygon(sigma_threshold), "paperlib.twin.robots.five_bar.flagship_polygon"
     except ImportError:
         pass
     if robot is None:

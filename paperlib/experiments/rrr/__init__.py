@@ -1,7 +1,7 @@
 """Paper 002 (``rrr``): *Nonlinear friction dynamic modeling and performance analysis of flexible
 parallel robot* (3-RRR planar, redundantly actuated), ``/work/shared/papers/002_3fd4e1fcf1512ee3.txt``.
 
-Reproduced on the digital twin of :mod:`paperlib.twin.three_rrr` (``source = twin``):
+Reproduced on the digital twin of :mod:`paperlib.twin.robots.three_rrr` (``source = twin``):
 
 =====================  ======================================================  ==================
 module                 what                                                    paper

@@ -14,7 +14,7 @@ import numpy as np
 
 from paperlib.experiments.rrr import trends
 from paperlib.experiments.rrr import tracking as trk
-from paperlib.twin.three_rrr import ThreeRRRTwin
+from paperlib.twin.robots.three_rrr import ThreeRRRTwin
 
 
 def _join(xs, fmt: str) -> str:

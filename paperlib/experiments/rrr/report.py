@@ -22,7 +22,7 @@ from paperlib.experiments.rrr import tracking as trk
 from paperlib.experiments.rrr.run import record_sampling
 from paperlib.recordings import read_recording, sha256_file, truth as recording_truth
 from paperlib.robots.three_rrr import ThreeRRR
-from paperlib.twin.three_rrr import ThreeRRRTwin
+from paperlib.twin.robots.three_rrr import ThreeRRRTwin
 
 
 #: A path relative to the repository root (absolute paths unchanged): :func:`paperlib.provenance.repo_path`.

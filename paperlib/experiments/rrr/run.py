@@ -16,7 +16,7 @@ import xarray as xr
 from paperlib.experiments.rrr import sampling
 from paperlib.recordings import write_recording
 from paperlib.robots.three_rrr import ThreeRRR
-from paperlib.twin.three_rrr import ThreeRRRTwin, simulate, to_recording
+from paperlib.twin.robots.three_rrr import ThreeRRRTwin, simulate, to_recording
 
 A_MAX_SAMPLING_M_S2 = 7.0
 

@@ -29,7 +29,7 @@ from paperlib.experiments.rrr import trends
 from paperlib.experiments.rrr import tracking as trk
 from paperlib.experiments.rrr.run import sampling_recording
 from paperlib.robots.three_rrr import ThreeRRR
-from paperlib.twin.three_rrr import ThreeRRRTwin
+from paperlib.twin.robots.three_rrr import ThreeRRRTwin
 
 
 def _no_stribeck(tw: ThreeRRRTwin) -> ThreeRRRTwin:

@@ -35,7 +35,7 @@ from paperlib.experiments.rrr.identification import min_norm
 from paperlib.friction.kostic import KosticLaw
 from paperlib.robots.three_rrr import ThreeRRR
 from paperlib.signals import zero_phase_derivatives
-from paperlib.twin.three_rrr import ThreeRRRTwin, reference_joints, simulate
+from paperlib.twin.robots.three_rrr import ThreeRRRTwin, reference_joints, simulate
 
 #: Table 5's speeds [m/s] and the acceleration the paper used [m/s^2].
 SPEEDS_M_S = (0.100, 0.200, 0.300, 0.400)

@@ -1,7 +1,7 @@
 """The identification course (paper 003: textbook notes on dynamic parameter identification,
 after Siciliano et al., *Robotics: Modelling, Planning and Control*, Sec. 7.3;
 ``shared/papers/003_6c546893b52ec8f3.txt``) on a planar 2R/3R arm twin
-(:mod:`paperlib.twin.planar_arm`).
+(:mod:`paperlib.twin.robots.planar_arm`).
 
 The notes have no figures or numbers of their own; the course turns each of their claims into a
 short notebook (``notebooks/textbook/``) that measures it on the twin:

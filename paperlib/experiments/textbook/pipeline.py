@@ -59,7 +59,7 @@ def notebook_params(cfg: Mapping[str, Any], nb: str, *, results_dir: str, figure
 
 def code_inputs() -> list[str]:
     """Source files whose change reruns the lessons."""
-    files = ["paperlib/twin/planar_arm.py", "paperlib/control/excitation.py",
+    files = ["paperlib/twin/robots/planar_arm.py", "paperlib/control/excitation.py",
              *sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "paperlib/robots/serial").glob("*.py")),
              "paperlib/robots/base_parameters.py", "paperlib/estimation/ewrls.py", "paperlib/signals.py",
              "paperlib/figures/views.py", "paperlib/figures/io.py"]

@@ -301,17 +301,7 @@ class TwinDrivePlant:
         return self._last
 
 
-def twin_truth(twin: Any) -> dict[str, Any]:
-    """True values of the emulated robot (for recordings labelled ``source = "twin"``)."""
-    from paperlib.twin import drives as dr
-    from paperlib.twin.simulate import _truth_dict
-
-    drv = twin.tp.drive_array(twin.dt)
-    truth = _truth_dict(twin.tp, drv, twin.robot, twin.therm_x)
-    truth["emulated_hardware"] = ("the EtherCAT drive and the IMU board were emulated (paperlib.hardware.emulators."
-                                  "twin_rig) around the 5R twin; the data are simulated")
-    truth["rated_torque_Nm"] = drv[:, dr.DR_RATED].tolist()
-    return truth
+from paperlib.twin.truth import twin_truth  # noqa: E402  (moved to the twin layer; re-exported here)
 
 
 def build(config: dict[str, Any], imu_dest: tuple[str, int] | None) -> tuple[Any, Any, Any, TwinDrivePlant, ImuSender | None]:

@@ -10,7 +10,7 @@ import pytest
 from paperlib.cli import main
 from paperlib.estimation.plausibility import DRIVE_GAIN_BAND
 from paperlib.recordings import truth, write_recording
-from paperlib.twin.simulate import simulate
+from paperlib.twin.robots.five_bar import simulate
 
 
 @pytest.fixture(scope="module")

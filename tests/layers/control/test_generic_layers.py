@@ -116,3 +116,66 @@ def test_minimum_norm_distribution():
 def test_controller_refuses_a_friction_joint_the_robot_lacks():
     with pytest.raises(ValueError, match="friction joints"):
         ctl.Controller(Pendulum(), ctl.ControllerConfig(model=FrictionModel(joints=(1, 2), order=1)), 1000.0)
+
+
+# -- a robot is a data file: kinds, the model protocol, the generated dispatch ---------------------
+def test_robots_load_by_kind_and_unknown_names_list_the_known_ones():
+    import dataclasses
+
+    from paperlib import robots
+    from paperlib.robots.kinds import KINDS, kind_of, robot_files
+    from paperlib.robots.model import RobotModel
+
+    files = robot_files()
+    assert {"five_bar", "three_rrr", "tx40", "toy_pendulum", "toy_tridrive"} <= set(files)
+    for name, path in files.items():
+        assert kind_of(path) in KINDS
+    compiled = ["five_bar", "three_rrr", "toy_pendulum", "toy_tridrive"]
+    for name in compiled:
+        model = robots.load(name)
+        assert isinstance(model, RobotModel), name
+        assert model.name == name and model.kernels.name == name
+        assert (model.n_joints, model.n_drives) == (model.kernels.n_joints, model.kernels.n_drives)
+        assert len(model.param_names) == model.params.shape[0] == model.kernels.n_params
+        with pytest.raises(dataclasses.FrozenInstanceError):  # immutable: workspaces belong to the caller
+            model.n_joints = 7
+    assert type(robots.load("tx40")).__name__ == "SerialArm"
+    with pytest.raises(ValueError, match="known: .*five_bar.*three_rrr"):
+        robots.load("no_such_robot")
+
+
+def test_toy_defaults_are_their_data_files():
+    from paperlib import robots
+
+    for cls, name in ((Pendulum, "toy_pendulum"), (TriDrive, "toy_tridrive")):
+        a, b = cls(), robots.load(name)
+        np.testing.assert_array_equal(a.params, b.params)
+        assert a.description == b.description
+
+
+def test_robot_path_env_adds_a_robot_and_a_dispatch_branch(tmp_path, monkeypatch):
+    from paperlib import codegen, robots
+    from paperlib.robots.kinds import ROBOT_PATH_ENV, ROBOTS_DIR
+
+    text = (ROBOTS_DIR / "toy_pendulum.toml").read_text().replace('name = "toy_pendulum"', 'name = "my_pendulum"')
+    (tmp_path / "my_pendulum.toml").write_text(text.replace("J_kg_m2 = 0.05", "J_kg_m2 = 0.07"))
+    monkeypatch.setenv(ROBOT_PATH_ENV, str(tmp_path))
+    assert robots.load("my_pendulum").params[0] == 0.07
+    disp = codegen.generate_dispatch()
+    assert "from paperlib.kernels import my_pendulum as K_my_pendulum" in disp
+    assert disp.count("if kid == KID_MY_PENDULUM:") == 3  # one branch in each of the three functions
+    assert "my_pendulum" in codegen.generators()
+
+
+def test_twin_layer_names_no_robot():
+    """Only paperlib/twin/robots/ names a robot; the shared twin layer finds it by name."""
+    import re
+    from pathlib import Path
+
+    import paperlib.twin
+
+    root = Path(paperlib.twin.__file__).parent
+    word = re.compile(r"(?<![\w])(five_bar|fivebar|tx40|three_rrr|threerrr|pendulum|tridrive)(?![\w])", re.I)
+    hits = [f"{p.relative_to(root)}:{i}" for p in root.rglob("*.py") if "robots" not in p.relative_to(root).parts
+            for i, line in enumerate(p.read_text().splitlines(), 1) if word.search(line)]
+    assert hits == []

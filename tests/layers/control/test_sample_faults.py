@@ -13,7 +13,7 @@ import pytest
 
 from paperlib.control import controllers as ctl
 from paperlib.estimation.imu_calibration import IC_DELAY, calibrate_imu_extended
-from paperlib.twin.simulate import SAMPLE_RATE_HZ, simulate
+from paperlib.twin.robots.five_bar import SAMPLE_RATE_HZ, simulate
 
 TS = 1.0 / SAMPLE_RATE_HZ
 

@@ -7,7 +7,7 @@ import pytest
 
 from paperlib.control import controllers as ctl
 from paperlib.robots.five_bar import FiveBar
-from paperlib.twin.simulate import simulate
+from paperlib.twin.robots.five_bar import simulate
 
 
 def _controller(name="AC"):

@@ -9,7 +9,7 @@ from paperlib.control.controllers import ControllerConfig
 from paperlib.estimation.config import EstimatorConfig
 from paperlib.estimation.replay import replay
 from paperlib.friction import FrictionModel
-from paperlib.twin.simulate import simulate
+from paperlib.twin.robots.five_bar import simulate
 
 
 def test_round_trip_and_unknown_keys(tmp_path):

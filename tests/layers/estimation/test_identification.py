@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from paperlib.estimation.replay import replay
-from paperlib.twin.simulate import simulate, true_friction_curve
+from paperlib.twin.robots.five_bar import simulate, true_friction_curve
 
 
 def friction_errors(ds, theta_F, order=3):

@@ -9,7 +9,7 @@ import pytest
 
 from paperlib.cli import main
 from paperlib.recordings import from_arrays, write_recording
-from paperlib.twin import campaign as C
+from paperlib.twin.robots import campaign as C
 
 CYCLES = 4
 ONSET_S = 10 * 60.0

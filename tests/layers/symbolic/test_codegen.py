@@ -92,3 +92,36 @@ def test_numba_cache_is_keyed_on_the_source_even_if_numba_came_first(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     digest = source_digest(REPO_ROOT / "paperlib")
     assert out.stdout.strip() == str(tmp_path / "paperlib" / "numba" / digest)
+
+
+def test_serial_arm_kernel_set_matches_the_numeric_newton_euler(tmp_path):
+    """The serial_arm kind's generated M, h and R agree with SerialArm's numeric path (item: any arm on the runner)."""
+    import types
+
+    from test_seventh_robot import TOML, URDF  # the seventh robot's files (its folder is on sys.path)
+    from paperlib.robots.serial_arm import read_arm
+    from paperlib.symbolic import serial_arm as S
+
+    (tmp_path / "planar3.urdf").write_text(URDF)
+    (tmp_path / "planar3.toml").write_text(TOML)
+    text = S.kernel_module("planar3", tmp_path / "planar3.toml")
+    assert text.startswith("# GENERATED FILE - DO NOT EDIT.")
+    mod = types.ModuleType("planar3_kernels")
+    exec(compile(text.replace("cache=True", "cache=False"), "planar3_kernels", "exec"), mod.__dict__)
+    arm = read_arm(tmp_path / "planar3.toml")
+    gear = np.array([2.0, 3.0, 5.0])
+    prm = np.concatenate([arm.inertial.ravel(), gear])
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        q, qd, qdd = rng.normal(size=(3, 3))
+        M, h = np.empty((3, 3)), np.empty(3)
+        assert mod.mass_bias(q, qd, prm, M, h) == 0
+        np.testing.assert_allclose(M, arm.mass_matrix(q), atol=1e-14)
+        np.testing.assert_allclose(M @ qdd + h, arm.inverse_dynamics(q, qd, qdd), atol=1e-13)
+        R, D_m, D_u, u = np.empty(3), np.empty((3, 3)), np.empty((3, 3)), np.empty(3)
+        assert mod.terms(q, qd, qdd, prm, R, D_m, D_u, u) == 0
+        np.testing.assert_allclose(-R, arm.inverse_dynamics(q, qd, qdd), atol=1e-13)
+        np.testing.assert_array_equal(D_m, np.diag(gear))
+        np.testing.assert_array_equal(u, qd)
+    code = S.kernel_set("planar3", tmp_path / "planar3.toml")
+    assert code.sizes() == (3, 3, 3, 0, 33, ())

@@ -8,7 +8,7 @@ import pytest
 from paperlib.estimation import plateaus as P
 from paperlib.experiments.industrial.thermal import truth_reference
 from paperlib.recordings import truth
-from paperlib.twin import campaign as C
+from paperlib.twin.robots import campaign as C
 from paperlib.friction.lugre import steady_friction
 from paperlib.twin.thermal import modal_form, step_response
 

@@ -16,7 +16,7 @@ import pytest
 
 from paperlib.robots.kernel_sets import THREE_RRR, robot_dynamics, robot_state_terms, robot_terms
 from paperlib.robots.three_rrr import ThreeRRR
-from paperlib.twin.three_rrr import ThreeRRRTwin, simulate
+from paperlib.twin.robots.three_rrr import ThreeRRRTwin, simulate
 
 
 @pytest.fixture(scope="module")

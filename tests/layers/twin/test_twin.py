@@ -9,7 +9,7 @@ import pytest
 
 from paperlib.recordings import read_recording, truth
 from paperlib.robots.five_bar import FiveBar
-from paperlib.twin.simulate import simulate
+from paperlib.twin.robots.five_bar import simulate
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def test_record_validate_identify_cli(tmp_path, capsys):
 
 
 def test_planning_polygon_is_well_conditioned_and_inside_the_joint_limits():
-    from paperlib.twin.simulate import flagship_polygon
+    from paperlib.twin.robots.five_bar import flagship_polygon
 
     robot = FiveBar.default()
     poly = flagship_polygon()
@@ -114,7 +114,7 @@ def test_planning_polygon_is_well_conditioned_and_inside_the_joint_limits():
 def test_chunked_run_equals_one_shot_run(monkeypatch):
     """The progress bar runs the compiled loop in chunks; the recording must not change."""
     import paperlib.twin.runner as runner
-    import paperlib.twin.simulate as sim
+    import paperlib.twin.robots.five_bar as sim
 
     one = sim.simulate(controller="AC", duration_s=1.5, seed=5, imu_calibration="none")
     monkeypatch.setattr(runner, "CHUNK_S", 997 / 4000.0)

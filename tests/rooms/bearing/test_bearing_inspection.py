@@ -12,7 +12,7 @@ import pytest
 from paperlib import recordings as rec
 from paperlib.experiments.bearing import classifier, inspection, runs
 from paperlib.provenance import REPO_ROOT
-from paperlib.twin.wheel_bearing import population
+from paperlib.twin.robots.wheel_bearing import population
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +157,7 @@ def test_cli_fit_inspect_and_refusals(tmp_path, model):
 def test_periodogram_finds_a_non_integer_wave_generator_order_on_the_twin():
     """A ratio that is not an integer (e.g. a pre-stage before the harmonic drive) puts the wave
     generator's ripple between integer orders; the periodogram finds it and the fit keeps it."""
-    from paperlib.twin.torque_joint import TorqueJointTwin
+    from paperlib.twin.robots.torque_joint import TorqueJointTwin
 
     twin = TorqueJointTwin(gear_ratio=80.5)                    # wave-generator ripple at 161 per revolution
     ds = runs.to_recording(runs.no_load_run(twin, seed=4), kind="no_load", seed=4, config={})

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from paperlib.experiments.bearing.runs import bearing_run, no_load_run
-from paperlib.twin.torque_joint import TorqueJointTwin, trapezoidal_moves, trapezoidal_torque_profile
-from paperlib.twin.wheel_bearing import population
+from paperlib.twin.robots.torque_joint import TorqueJointTwin, trapezoidal_moves, trapezoidal_torque_profile
+from paperlib.twin.robots.wheel_bearing import population
 
 QUIET = dict(sensor_noise_Nm=0.0, sensor_shift_std_Nm=0.0, sensor_drift_std_Nm_per_s=0.0)
 

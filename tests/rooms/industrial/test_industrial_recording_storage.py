@@ -14,7 +14,7 @@ from paperlib.experiments.industrial import thermal_inertial as I
 from paperlib.provenance import REPO_ROOT
 from paperlib.recordings.storage import FULL_PLAN, KEEP_MODES, apply_storage, check_mode
 from paperlib.recordings import RecordingError, read_recording, write_recording
-from paperlib.twin import campaign as C
+from paperlib.twin.robots import campaign as C
 
 CYCLES = 2
 

@@ -15,7 +15,7 @@ from paperlib.recordings import RecordingError, read_recording, reduce_recording
 
 @pytest.fixture(scope="module")
 def twin_ac():
-    from paperlib.twin.simulate import simulate
+    from paperlib.twin.robots.five_bar import simulate
 
     return simulate(controller="AC", duration_s=3.0, seed=5, imu_calibration="none")
 

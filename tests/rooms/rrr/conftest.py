@@ -6,7 +6,7 @@ import pytest
 
 from paperlib.experiments.rrr import sampling
 from paperlib.robots.three_rrr import ThreeRRR
-from paperlib.twin.three_rrr import ThreeRRRTwin, simulate, to_recording
+from paperlib.twin.robots.three_rrr import ThreeRRRTwin, simulate, to_recording
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from paperlib.cli import main as cli_main
 from paperlib.control.ladder import plan_trapezoid, point_sequence, straight_path
 from paperlib.experiments.rrr import comparison, identification as idf, limits, sampling, sensitivity, tracking, trends
 from paperlib.recordings import read_recording, write_recording
-from paperlib.twin.three_rrr import simulate
+from paperlib.twin.robots.three_rrr import simulate
 
 
 @pytest.fixture(scope="module")

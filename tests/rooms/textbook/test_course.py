@@ -15,7 +15,7 @@ from paperlib.experiments.textbook import friction_models as fm
 from paperlib.experiments.textbook import identify as idf
 from paperlib.experiments.textbook import recursive as rec
 from paperlib.experiments.textbook import sequential as seq
-from paperlib.twin.planar_arm import planar_arm, simulate, true_params
+from paperlib.twin.robots.planar_arm import planar_arm, simulate, true_params
 
 
 @pytest.fixture(scope="module")

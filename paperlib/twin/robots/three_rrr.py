@@ -39,13 +39,14 @@ import numba as nb
 import numpy as np
 import xarray as xr
 
+from paperlib import provenance
 from paperlib.friction import lugre as fr
 from paperlib.kernels import three_rrr as K
 from paperlib.robots.kernel_sets import robot_state_terms
 from paperlib.robots.three_rrr import ThreeRRR
 from paperlib.twin.plant import friction_torques, mapped_accel_from, plant_rk4_mapped
 
-DEFAULT_TWIN_TOML = Path(__file__).resolve().parents[2] / "data" / "twin" / "three_rrr_twin.toml"
+DEFAULT_TWIN_TOML = provenance.REPO_ROOT / "data" / "twin" / "three_rrr_twin.toml"
 
 __all__ = ["ThreeRRRTwin", "simulate", "to_recording", "DEFAULT_TWIN_TOML"]
 
@@ -312,7 +313,7 @@ def to_recording(run: Mapping[str, np.ndarray], twin: ThreeRRRTwin, *, controlle
         np.asarray(run["q"]), sample_rate_hz=twin.control_rate_hz, robot="three_rrr", source="twin",
         channels={"tau_m": np.asarray(run["tau_m"]), "q_sp": np.asarray(run["q_sp"]), "qd_sp": np.asarray(run["qd_sp"])},
         torque_side="joint", truth=twin.truth(), seed=seed, config=dict(config), controller=controller,
-        writer="paperlib.twin.three_rrr", time=t, extra_vars=extra,
+        writer="paperlib.twin.robots.three_rrr", time=t, extra_vars=extra,
     )
     ds = ds.assign_coords(axis=("axis", np.array(["x", "y"])))
     ds.attrs["twin_description"] = json.dumps({"file": str(DEFAULT_TWIN_TOML.name)})

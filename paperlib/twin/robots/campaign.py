@@ -599,7 +599,7 @@ def simulate_day(params: CampaignParams, spec: DaySpec,
     return DayResult(spec=spec, time=time, q=q, tau=tau, truth=truth, sample_rate_hz=fs, program=prog)
 
 
-def day_recording(day: DayResult, writer: str = "paperlib.twin.campaign"):
+def day_recording(day: DayResult, writer: str = "paperlib.twin.robots.campaign"):
     """The day as a recording (``source = twin``, truth in the attributes): ``q`` and ``tau_m``.
 
     """

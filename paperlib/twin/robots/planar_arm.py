@@ -127,7 +127,7 @@ def simulate(arm: SerialArm, trajectory: Callable[[np.ndarray], tuple[np.ndarray
              **(describe or {})}
     return from_arrays(q_meas, sample_rate_hz=sample_rate_hz, robot=arm.name, source="twin",
                        channels={"tau_m": tau_meas}, torque_side="joint", truth=truth, seed=seed,
-                       writer="paperlib.twin.planar_arm")
+                       writer="paperlib.twin.robots.planar_arm")
 
 
 def truth_of(ds: xr.Dataset) -> dict[str, Any]:

@@ -387,7 +387,7 @@ def run_joint(twin: TorqueJointTwin, *, tau_ff: np.ndarray | None = None,
         Torque command [N m] of a no-load run (joint impedance off).
     setpoint : (q_sp, qd_sp, qdd_sp), optional
         Impedance-control setpoints relative to ``q0`` [rad, rad/s, rad/s^2].
-    bearing : paperlib.twin.wheel_bearing.WheelBearing, optional
+    bearing : paperlib.twin.robots.wheel_bearing.WheelBearing, optional
         The grasped bearing (requires ``setpoint``).
     q0 : float
         Start angle [rad] (the ripple's phase depends on it).

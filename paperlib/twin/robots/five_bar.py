@@ -35,7 +35,6 @@ from paperlib.control.trajectories import (
     random_point_to_point,
     well_conditioned_polygon,
 )
-from paperlib.kernels import five_bar as K
 from paperlib.robots.five_bar import FiveBar
 from paperlib.friction import lugre as fr
 from paperlib.twin import drives as dr
@@ -44,6 +43,7 @@ from paperlib.twin import runner
 from paperlib.twin import thermal as th
 from paperlib.twin.plant import drive_map_of_gears
 from paperlib.twin.runner import DG_EKIN, DG_WFRICTION, DG_WMOTOR
+from paperlib.twin.truth import FRICTION_PARAM_NAMES, truth_dict  # noqa: F401  (re-exported)
 
 #: The 5R rig's control rate [Hz], from its description (``data/robots/five_bar.toml``).
 SAMPLE_RATE_HZ = FiveBar.default().sample_rate_hz
@@ -51,25 +51,6 @@ SAMPLE_RATE_HZ = FiveBar.default().sample_rate_hz
 def flagship_polygon(sigma_threshold: float = 0.4) -> Polygon:
     """The 5R's planning polygon (Fig. 4): :func:`paperlib.control.planning.planning_polygon`."""
     return planning_polygon(FiveBar.default(), sigma_threshold)
-
-
-FRICTION_PARAM_NAMES = ("Fc_Nm", "Fs_Nm", "vs_rad_s", "delta", "Fv_Nm_s_rad", "v_thin_rad_s", "delta_v",
-                        "sigma0_Nm_rad", "sigma1_Nm_s_rad", "v_d_rad_s", "T_ref_degC", "alpha_c_per_K", "beta_v_per_K")
-
-
-def _truth_dict(tp: dr.TwinParams, drv: np.ndarray, robot: FiveBar, therm_x: np.ndarray) -> dict[str, Any]:
-    """The true values a twin recording carries (so estimates can be compared with them)."""
-    return {
-        "pi_pds": tp.pi_pds.tolist(),
-        "gear_ratio": drv[:, dr.DR_GEAR].tolist(),
-        "friction_parameter_names": list(FRICTION_PARAM_NAMES),
-        "friction": tp.friction.tolist(),
-        "ambient_degC": tp.ambient_degC,
-        "gearbox_case_temperature_start_degC": [float(th.case_temperature(x)) for x in therm_x],
-        "gearbox_inner_temperature_start_degC": [float(th.friction_temperature(x)) for x in therm_x],
-        "twin_parameter_file": tp.path.name,
-        "robot_params": dict(zip(K.PARAM_NAMES, robot.params.tolist())),
-    }
 
 
 def true_friction_curve(truth: dict[str, Any], joint: int, v: np.ndarray, temperature_C: float) -> np.ndarray:
@@ -278,7 +259,7 @@ def simulate(
         "estimator": cfg.estimator_config().to_dict(),
         "imu_conversion": conv.tolist(),
     }
-    truth = _truth_dict(tp, drv, robot, truth_thermal)
+    truth = truth_dict(tp, drv, robot, truth_thermal)
     ds = make_recording(
         t, [1, 2], data, robot="five_bar", source="twin", sample_rate_hz=rate / decim,
         controller=controller, config=config, seed=seed, truth=truth,

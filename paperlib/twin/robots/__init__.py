@@ -1,0 +1,27 @@
+"""Per-robot twins: each module composes the shared twin layer (:mod:`paperlib.twin.runner`,
+:mod:`~paperlib.twin.plant`, :mod:`~paperlib.twin.drives`, :mod:`~paperlib.twin.imu`,
+:mod:`~paperlib.twin.thermal`) for one robot or rig.
+
+=================  ==========================================================================
+``five_bar``       the flagship's 5R in closed loop (``simulate``, ``record``; paper 000)
+``three_rrr``      the 3-RRR's drive loops over the plant's mapped RK4 (paper 002)
+``campaign``       the TX40 thermal warm-up campaign (paper 001)
+``torque_joint``   the torque-sensor joint of paper 004; ``wheel_bearing`` its bearing populations
+``planar_arm``     the textbook's planar serial arm (paper 003)
+=================  ==========================================================================
+
+Nothing outside this package names a robot: the shared layer finds a robot's twin here by name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+#: The robot whose twin ``paperlib record --rig twin`` records and ``paperlib bench`` times.
+DEFAULT_TWIN = "five_bar"
+
+
+def twin_module(name: str = DEFAULT_TWIN) -> ModuleType:
+    """The twin module of robot ``name`` (default :data:`DEFAULT_TWIN`)."""
+    return importlib.import_module(f"{__name__}.{name}")
