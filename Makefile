@@ -19,6 +19,7 @@ kernel: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m paperlib.codegen --check
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q
 
 # the checks of a build's results (after make reproduce or make smoke); fails when nothing is built

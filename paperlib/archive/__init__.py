@@ -7,7 +7,7 @@ relative to the repository (``results/<slug>/recordings/<name>.nc``), and writes
 
 ``registry.toml``
     one ``[[recording]]`` per file with its sha256, in the format of the archived-recordings
-    registry ``data/recordings/registry.toml`` (:func:`paperlib.recordings.load_registry`), so
+    registry ``data/recordings/registry.toml`` (:func:`paperlib.recordings.load_recording_registry`), so
     ``paperlib recordings verify --registry DIR/registry.toml`` checks a release too;
 ``CITATION.cff``
     Citation File Format 1.2.0;

@@ -31,7 +31,7 @@ def verify(directory: str | os.PathLike[str]) -> list[str]:
     """
     from paperlib.archive.citation import check_citation, check_zenodo
     from paperlib.archive.readme import row_prefix
-    from paperlib.recordings import RecordingError, load_registry, verify_registry
+    from paperlib.recordings import RecordingError, load_recording_registry, verify_registry
 
     top = Path(directory)
     if not top.is_dir():
@@ -41,7 +41,7 @@ def verify(directory: str | os.PathLike[str]) -> list[str]:
     entries = []
     if registry.is_file():
         try:
-            entries = load_registry(registry)
+            entries = load_recording_registry(registry)
         except RecordingError as exc:
             faults += list(exc.problems)
         else:

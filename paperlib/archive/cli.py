@@ -36,14 +36,14 @@ def cmd_pack(args: argparse.Namespace) -> int:
     """Pack the recordings of the given papers' build into a new release folder."""
     from paperlib.archive import ArchiveError, pack
     from paperlib.archive.layout import REGISTRY_FILE
-    from paperlib.recordings import load_registry
+    from paperlib.recordings import load_recording_registry
 
     try:
         out = pack(args.papers, args.output, results_root=args.results_root, figures_root=args.figures_root, root=args.root,
                    authors=args.author, title=args.title, version=args.version, date=args.date)
     except ArchiveError as exc:
         return _faults("pack", exc.problems)
-    entries = load_registry(out / REGISTRY_FILE)
+    entries = load_recording_registry(out / REGISTRY_FILE)
     twins = sum(e.source == "twin" for e in entries)
     print(f"OK   {out}: {len(entries)} recording(s) ({twins} twin, {len(entries) - twins} hardware), "
           "registry, CITATION.cff, .zenodo.json, licences and README written and verified")
@@ -54,12 +54,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Verify a release folder; print each fault."""
     from paperlib.archive import verify
     from paperlib.archive.layout import REGISTRY_FILE
-    from paperlib.recordings import load_registry
+    from paperlib.recordings import load_recording_registry
 
     problems = verify(args.directory)
     if problems:
         return _faults("verify", problems)
-    n = len(load_registry(f"{args.directory}/{REGISTRY_FILE}"))
+    n = len(load_recording_registry(f"{args.directory}/{REGISTRY_FILE}"))
     print(f"OK   {args.directory}: {n} recording(s), every sha256 as registered, nothing missing or extra, "
           "metadata well-formed")
     return 0

@@ -81,7 +81,7 @@ def _split_pin(spec: str) -> tuple[str, str | None]:
 
 
 def _fetch(spec: str, cache_dir: Path) -> Path:
-    from paperlib.recordings import RecordingError, load_registry
+    from paperlib.recordings import RecordingError, load_recording_registry
 
     base, pin = _split_pin(spec)
     base = base if base.endswith("/") else base + "/"
@@ -91,7 +91,7 @@ def _fetch(spec: str, cache_dir: Path) -> Path:
         registry.unlink(missing_ok=True)
     _retrieve(base + REGISTRY_FILE, registry, f"sha256:{pin}" if pin else None)
     try:
-        entries = load_registry(registry)
+        entries = load_recording_registry(registry)
     except RecordingError as exc:
         raise ArchiveError([f"{base + REGISTRY_FILE}: {p}" for p in exc.problems]) from None
     for name in METADATA_FILES:

@@ -21,7 +21,7 @@ DEFAULT_AUTHORS = ("paperlib maintainers",)
 
 _REGISTRY_HEADER = """\
 # Registry of this release's recordings: the format of the compendium's data/recordings/registry.toml
-# (paperlib.recordings.load_registry; one [[recording]] per file, its path relative to this folder and
+# (paperlib.recordings.load_recording_registry; one [[recording]] per file, its path relative to this folder and
 # its sha256). Check the release with `paperlib archive verify .` or
 # `paperlib recordings verify --registry registry.toml`. Written by paperlib archive pack.
 """

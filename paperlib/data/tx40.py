@@ -14,7 +14,7 @@ treats it as torque and multiplies it by the ratios only; (2) at rest at the sta
 record, the converted joint torques of the gravity-loaded joints 2 and 3 agree with the
 nominal URDF model's gravity torques in sign and to within tens of percent (a current in A
 would be off by the torque constant, ~0.5-1.5 N m/A for drives of this size), which
-``tests/test_tx40_data.py`` checks and the notebook reports. The recording's ``tau_m``
+``tests/layers/data/test_tx40_data.py`` checks and the notebook reports. The recording's ``tau_m``
 attribute ``unit_assumption`` says so.
 """
 

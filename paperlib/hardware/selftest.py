@@ -229,7 +229,7 @@ def selftest(
         SCHED_FIFO on their own CPUs (an 8-ms pause of the emulator loses ~44 frames in a row:
         it then answers the backlog of stale frames). Such a pause is not a fault of the
         master under test. The fault tests still check that the watchdog stops the run.
-        The test suite widens both further (``tests/test_hardware_rig.py``): there a host
+        The test suite widens both further (``tests/layers/hardware/test_hardware_rig.py``): there a host
         stall may make a run late, never stop it.
     receive_timeout_s : float
         How long the master waits for a process-data reply before counting the frame lost

@@ -3,7 +3,7 @@
 The figures layer (:func:`paperlib.figures.io.save`) draws a footer from the provenance's
 ``source`` and writes it to the sidecar. These tests read the sidecars a build left behind
 (``figures/<room>/`` of a full build, ``results/smoke/figures/<room>/`` of a smoke build), so
-they check every room's figures, not the layer alone (``tests/test_figure_labels.py``).
+they check every room's figures, not the layer alone (``tests/layers/figures/test_figure_labels.py``).
 """
 
 from __future__ import annotations

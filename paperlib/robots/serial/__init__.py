@@ -28,7 +28,7 @@ drives several joints, such as the TX40's motor 6 which turns joints 5 and 6: ``
 
 The generic numeric path (a Newton-Euler regressor compiled with numba) works for any arm;
 a robot with a generated kernel (``paperlib/kernels/tx40.py``) uses that straight-line code
-for the inertial part. Both are checked against pinocchio in ``tests/test_serial_*.py``.
+for the inertial part. Both are checked against pinocchio in ``tests/layers/robots/test_serial_regressor.py, tests/layers/estimation/test_serial_identification.py``.
 
 Modules: :mod:`~paperlib.robots.serial.spatial` (rotations, the 10 standard parameters),
 :mod:`~paperlib.robots.serial.rnea` (compiled Newton-Euler: regressor, inverse and forward

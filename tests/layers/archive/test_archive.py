@@ -23,7 +23,7 @@ import yaml
 from paperlib.archive import ArchiveError, METADATA_FILES, pack, resolve, verify
 from paperlib.archive.citation import CFF_REQUIRED, ZENODO_REQUIRED
 from paperlib.cli import main
-from paperlib.recordings import from_arrays, load_registry, verify_registry, write_recording
+from paperlib.recordings import from_arrays, load_recording_registry, verify_registry, write_recording
 
 PAPER = "toy"
 TWIN_A = "results/toy/recordings/run_a.nc"
@@ -83,7 +83,7 @@ def test_pack_copies_every_used_recording_byte_for_byte(build: Path, release: Pa
     assert _files(release) == set(ALL) | set(METADATA_FILES)
     for rel in ALL:
         assert (release / rel).read_bytes() == (build / rel).read_bytes(), rel
-    entries = {e.file: e for e in load_registry(release / "registry.toml")}
+    entries = {e.file: e for e in load_recording_registry(release / "registry.toml")}
     assert set(entries) == set(ALL)
     for rel, e in entries.items():
         assert e.sha256 == _sha(build / rel)
@@ -320,4 +320,4 @@ def test_pack_a_build_with_its_own_results_folder(tmp_path: Path) -> None:
     out = pack([PAPER], tmp_path / "rel", results_root=root / "results/smoke", figures_root=root / "results/smoke/figures",
                root=root)
     assert _files(out) == {"results/toy/recordings/run.nc"} | set(METADATA_FILES)
-    assert "fig.json" in load_registry(out / "registry.toml")[0].description
+    assert "fig.json" in load_recording_registry(out / "registry.toml")[0].description

@@ -227,7 +227,7 @@ def test_the_generic_layers_name_no_room() -> None:
 
 
 TOY_INIT = '''\
-"""A toy sixth room (written by tests/test_room_kit.py)."""
+"""A toy sixth room (written by tests/layers/experiments/test_room_kit.py)."""
 from paperlib.experiments.kit import Key, Paper, Room, Schema
 
 PAPER = Paper(slug="{slug}", title="A toy paper", seed_file="999_toy.txt", status="planned", builds="nothing")

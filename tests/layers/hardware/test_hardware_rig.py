@@ -239,7 +239,7 @@ def test_lost_frames_burst(root_env, tmp_path):
 
 @pytest.mark.root
 def test_nan_gyro_sample_ends_in_safe_stop_with_valid_recording(root_env, tmp_path):
-    # one rate sample of joint 2 turns NaN at t = 0.5 s (as tests/test_step_guard.py does on the twin)
+    # one rate sample of joint 2 turns NaN at t = 0.5 s (as tests/layers/control/test_step_guard.py does on the twin)
     s = _selftest(tmp_path, duration_s=1.5, controller="AC", zeroing=False, inject_nan_qd=(0.5, 2))
     assert "non-finite" in s["fault"] and "qd[2] = nan" in s["fault"], s["fault"]
     assert s["stop_reason"] == "fault" and s["recording_valid"] is True, s

@@ -56,7 +56,7 @@ def test_config_and_smoke_section():
         P.load_config({"bearing": {"n_per_grad": 3}})
 
 
-@pytest.mark.slow  # ~15 s: parses every room's rules; tests/test_pipeline.py dry-runs the whole Snakefile in CI
+@pytest.mark.slow  # ~15 s: parses every room's rules; tests/rooms/mems/test_pipeline.py dry-runs the whole Snakefile in CI
 def test_snakefile_plans_the_room(tmp_path):
     r = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1", "bearing", "--config",
                         f"results_dir={tmp_path}/res", f"figures_dir={tmp_path}/fig"], cwd=REPO_ROOT,

@@ -1,6 +1,6 @@
 """The mems room's ``source: hardware`` path against the emulated rig, warm start included.
 
-Root only (network namespaces, as ``tests/test_hardware_rig.py``): the emulated EtherCAT drive and
+Root only (network namespaces, as ``tests/layers/hardware/test_hardware_rig.py``): the emulated EtherCAT drive and
 IMU board run around one twin in their own namespace; each recording is made by the real
 ``paperlib run --rig hardware --config RIG.toml`` subprocess that ``sources.hardware_command``
 builds, the warm-started run with the previous run's estimate *and covariance* (the estimator
@@ -8,7 +8,7 @@ configuration passed whole). Its recordings are simulated data and say so (``sou
 ``rig = emulated-hardware``). Link thresholds wide, as in the hardware tests: no assertion on
 the host's timing.
 
-Lock-step, as ``tests/test_hardware_rig.py``: the emulated robot advances one control cycle per
+Lock-step, as ``tests/layers/hardware/test_hardware_rig.py``: the emulated robot advances one control cycle per
 process-data frame and never on its own, and the link thresholds are
 :data:`paperlib.hardware.selftest.LOCKSTEP_LINK`, so a host stall makes a run late, never
 different. (The real-time emulator let the robot coast on its last torque through a ~7-s stall

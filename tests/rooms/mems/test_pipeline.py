@@ -233,7 +233,7 @@ def test_smoke_reproduce(tmp_path: Path) -> None:
     assert r.returncode == 0 and "Nothing to be done" in (r.stdout + r.stderr), r.stdout[-2000:] + r.stderr[-2000:]
 
 
-# papermill's parameter parsing of every room's notebooks: tests/test_notebooks_parameters.py
+# papermill's parameter parsing of every room's notebooks: tests/contracts/test_notebooks_parameters.py
 
 
 def test_standalone_notebook_finds_the_pipelines_recording(tmp_path: Path) -> None:

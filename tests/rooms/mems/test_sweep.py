@@ -2,7 +2,7 @@
 
 The end-to-end checks run real twin campaigns: one job twice (same bytes: what makes a resumed
 or a cluster sweep equal to a local one), and, marked slow, a Snakemake sweep interrupted
-half-way and restarted. The SLURM run is in tests/test_sweep_slurm.py.
+half-way and restarted. The SLURM run is in tests/layers/sweeps/test_sweep_slurm.py.
 """
 
 from __future__ import annotations
