@@ -10,12 +10,18 @@
 # second run does nothing.
 #
 # A rules/<slug>.smk sets PAPER_TARGETS["<slug>"] (every output), COMPARISONS["<slug>"] (its
-# paper_comparison.csv) and defines `rule <slug>` with input PAPER_TARGETS["<slug>"].
+# paper_comparison.csv) and defines `rule <slug>` with input PAPER_TARGETS["<slug>"]; targets of
+# `all` that are no paper's (the whole-site book) go into SITE_TARGETS. It makes its notebook,
+# parameters and comparison rules from the templates of rules/common.smk (`use rule ... from common`,
+# or `from COMMON` in a loop) and its rules' code inputs with CODE_INPUTS (the static import closure
+# of the modules or notebooks a rule runs: paperlib.experiments.kit.code_inputs).
 
 import glob
 import sys
 
 import yaml
+
+from paperlib.experiments.kit.code_inputs import code_inputs as CODE_INPUTS
 
 PY = sys.executable
 _RUN_CFG = {}
@@ -29,6 +35,18 @@ FIGURES = config.get("figures_dir") or _RUN_CFG.get("figures_root") or "figures"
 CODEGEN_OK = f"{RESULTS}/checks/codegen.ok"
 PAPER_TARGETS = {}
 COMPARISONS = {}
+SITE_TARGETS = []
+
+
+# The templates every room's rules are made from (a module: its rules exist only where a room uses them).
+module common:
+    snakefile:
+        f"{workflow.basedir}/rules/common.smk"  # absolute: the room files using it live in rules/
+    config:
+        config
+
+
+COMMON = "common"  # the module's name, for `use rule X from COMMON as <name in a variable>` inside loops
 
 
 # The generated kernels must match the symbolic models (input-tracked: reruns only when they change).
@@ -43,7 +61,7 @@ rule codegen_check:
         "{PY} -m paperlib.codegen --check > {log} 2>&1 && cp {log} {output}"
 
 
-for _rules in sorted(glob.glob("rules/*.smk")):
+for _rules in sorted(f for f in glob.glob("rules/*.smk") if f != "rules/common.smk"):
 
     include: _rules
 
@@ -61,4 +79,4 @@ rule paper_index:
 rule all:
     default_target: True
     input:
-        lambda wc: [t for ts in PAPER_TARGETS.values() for t in ts] + [f"{RESULTS}/paper_comparison.md"],
+        lambda wc: [t for ts in PAPER_TARGETS.values() for t in ts] + [f"{RESULTS}/paper_comparison.md"] + SITE_TARGETS,
