@@ -17,9 +17,9 @@ IND_FIG = f"{FIGURES}/industrial"
 IND_NB = "01_tx40_identification"
 IND_FIGS = [f"{IND_FIG}/{IND_NB.split('_')[0]}_tx40_{n}.{ext}" for n in ("validation", "stability", "friction")
             for ext in ("png", "svg", "json")]
-IND_CODE = sorted(glob.glob("paperlib/estimation/*.py") + glob.glob("paperlib/experiments/industrial/*.py")
-                  + ["paperlib/robots/serial.py", "paperlib/data/tx40.py", "paperlib/data/registry.py",
-                     "paperlib/data/registry.toml", "paperlib/control/excitation.py", "data/robots/tx40.toml"])
+IND_NOTEBOOK = f"notebooks/industrial/{IND_NB}.ipynb"
+# Data the import and the notebook read (code inputs come from the import closure).
+IND_DATA = ["paperlib/data/registry.toml", "data/robots/tx40.toml"]
 
 PAPER_TARGETS["industrial"] = [f"{IND_RES}/{IND_NB}.json", f"{IND_RES}/notebooks/{IND_NB}.ipynb", *IND_FIGS,
                                f"{IND_RES}/paper_comparison.csv", f"{IND_RES}/paper_comparison.md"]
@@ -34,8 +34,8 @@ rule industrial:
 # Imported public data (source: hardware): fetched or read from a mirror, sha256 checked.
 rule industrial_tx40_recording:
     input:
-        "paperlib/data/registry.toml",
-        "paperlib/data/tx40.py",
+        code=CODE_INPUTS(["paperlib.data.cli", "paperlib.data.tx40"]),  # the importer is named at run time
+        registry="paperlib/data/registry.toml",
     output:
         f"{IND_RES}/recordings/tx40.nc",
     log:
@@ -44,46 +44,38 @@ rule industrial_tx40_recording:
         "{PY} -m paperlib data fetch tx40 --output {output} > {log} 2>&1"
 
 
-rule industrial_notebook_params:
+use rule notebook_params from common as industrial_notebook_params with:
     output:
         f"{IND_RES}/params/{IND_NB}.yaml",
     params:
         p=lambda wc: {**IND_CFG["tx40_identification"], "recording": f"{IND_RES}/recordings/tx40.nc",
                       "results_dir": IND_RES, "figures_dir": IND_FIG},
-    run:
-        import os
-
-        text = _ind_yaml.safe_dump(params.p, sort_keys=True)
-        if not os.path.exists(output[0]) or open(output[0]).read() != text:
-            os.makedirs(os.path.dirname(output[0]), exist_ok=True)
-            with open(output[0], "w") as fh:
-                fh.write(text)
 
 
-rule industrial_notebook_01:
+use rule notebook from common as industrial_notebook_01 with:
     input:
-        notebook=f"notebooks/industrial/{IND_NB}.ipynb",
+        notebook=IND_NOTEBOOK,
         params=f"{IND_RES}/params/{IND_NB}.yaml",
         recording=f"{IND_RES}/recordings/tx40.nc",
         codegen=CODEGEN_OK,
-        code=IND_CODE,
+        code=CODE_INPUTS(notebooks=[IND_NOTEBOOK]),
+        data=IND_DATA,
     output:
         executed=f"{IND_RES}/notebooks/{IND_NB}.ipynb",
         results=f"{IND_RES}/{IND_NB}.json",
         figures=IND_FIGS,
     log:
         f"{IND_RES}/logs/{IND_NB}.log",
-    shell:
-        "MPLBACKEND=Agg {PY} -m papermill {input.notebook} {output.executed} -f {input.params} -k paperlib "
-        "--cwd . --no-progress-bar --log-output > {log} 2>&1"
 
 
-rule industrial_paper_comparison:
+# The table reads both notebooks' results: this one's and the thermal campaign's (rules/industrial_thermal.smk).
+use rule paper_comparison from common as industrial_paper_comparison with:
     input:
-        f"{IND_RES}/{IND_NB}.json",
-        f"{IND_RES}/02_thermal_campaign.json",
+        results=[f"{IND_RES}/{IND_NB}.json", f"{IND_RES}/02_thermal_campaign.json"],
+        params=[f"{IND_RES}/params/{IND_NB}.yaml", f"{IND_RES}/params/02_thermal_campaign.yaml"],
+        notebooks=[IND_NOTEBOOK, "notebooks/industrial/02_thermal_campaign.ipynb"],
     output:
         csv=f"{IND_RES}/paper_comparison.csv",
         md=f"{IND_RES}/paper_comparison.md",
-    shell:
-        "{PY} -m paperlib.comparison --paper industrial --results {input} --csv {output.csv} --md {output.md}"
+    params:
+        paper="industrial",

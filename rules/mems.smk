@@ -17,7 +17,6 @@ MEMS_CFG = MEMS_P.normalise_config(MEMS_P.merge(
 MEMS_PLAN = MEMS_P.recording_plan(MEMS_CFG)
 MEMS_RES = MEMS_CFG["results_dir"]
 MEMS_RIG = MEMS_CFG["rig_config"] or ""
-MEMS_CODE = MEMS_P.code_inputs()
 
 PAPER_TARGETS["mems"] = MEMS_P.final_targets(MEMS_CFG)
 COMPARISONS["mems"] = f"{MEMS_RES}/paper_comparison.csv"
@@ -85,49 +84,43 @@ rule mems_verify_archive:
 
 
 # Papermill parameters of each notebook (rewritten only when the configuration changes them).
-rule mems_notebook_params:
+use rule notebook_params from common as mems_notebook_params with:
     output:
         f"{MEMS_RES}/params/{{nb}}.yaml",
     wildcard_constraints:
         nb=r"\d\d_[a-z_]+",
     params:
         p=lambda wc: MEMS_P.notebook_params(MEMS_CFG, MEMS_PLAN, wc.nb),
-    run:
-        MEMS_P.write_params(output[0], params.p)
 
 
 for _nb in MEMS_P.NOTEBOOKS:
     _out = MEMS_P.notebook_outputs(MEMS_CFG, _nb)
+    _name = f"mems_notebook_{_nb}"
 
-    rule:
-        name:
-            f"mems_notebook_{_nb}"
+    use rule notebook from COMMON as _name with:
         input:
             notebook=f"{MEMS_P.NOTEBOOK_DIR}/{_nb}.ipynb",
             params=f"{MEMS_RES}/params/{_nb}.yaml",
             recordings=MEMS_P.notebook_recording_inputs(MEMS_CFG, MEMS_PLAN, _nb),
             codegen=CODEGEN_OK,
-            code=MEMS_CODE,
+            code=MEMS_P.code_inputs(_nb),
         output:
             executed=_out["executed"],
             results=_out["results"],
             figures=_out["figures"],
         log:
             f"{MEMS_RES}/logs/{_nb}.log",
-        shell:
-            "MPLBACKEND=Agg {PY} -m papermill {input.notebook} {output.executed} -f {input.params} -k paperlib "
-            "--cwd . --no-progress-bar --log-output > {log} 2>&1"
 
 
-rule mems_paper_comparison:
+use rule paper_comparison from common as mems_paper_comparison with:
     input:
         results=[MEMS_P.notebook_outputs(MEMS_CFG, nb)["results"] for nb in MEMS_P.NOTEBOOKS],
+        params=[f"{MEMS_RES}/params/{nb}.yaml" for nb in MEMS_P.NOTEBOOKS],
+        notebooks=[f"{MEMS_P.NOTEBOOK_DIR}/{nb}.ipynb" for nb in MEMS_P.NOTEBOOKS],
         sweep=MEMS_SWEEP_SUMMARY,
     output:
         csv=f"{MEMS_RES}/paper_comparison.csv",
         md=f"{MEMS_RES}/paper_comparison.md",
     params:
-        sweep=f"--sweep {MEMS_SWEEP_SUMMARY[0]}" if MEMS_SWEEP_SUMMARY else "",
-    shell:
-        "{PY} -m paperlib.comparison --paper mems --results {input.results} {params.sweep} "
-        "--csv {output.csv} --md {output.md}"
+        paper="mems",
+        extra=f"--sweep {MEMS_SWEEP_SUMMARY[0]}" if MEMS_SWEEP_SUMMARY else "",
