@@ -22,12 +22,7 @@ BEARING_TRIALS = sorted(r for r in BEARING_PLAN if r.startswith("trial"))
 BEARING_CLI_CODE = CODE_INPUTS(["paperlib.experiments.bearing.cli"])
 
 PAPER_TARGETS["bearing"] = BEARING_P.targets(BEARING_CFG, BEARING_RES, BEARING_FIG)
-COMPARISONS["bearing"] = f"{BEARING_RES}/paper_comparison.csv"
-
-
-rule bearing:
-    input:
-        PAPER_TARGETS["bearing"],
+room_table("bearing", res=BEARING_RES)
 
 
 def _bearing_twin_args(wc):
@@ -85,43 +80,10 @@ rule bearing_inspect:
         "--json {output} > {log} 2>&1"
 
 
-# Papermill parameters of each notebook (rewritten only when the configuration changes them).
-use rule notebook_params from common as bearing_notebook_params with:
-    output:
-        f"{BEARING_RES}/params/{{nb}}.yaml",
-    wildcard_constraints:
-        nb=r"\d\d_[a-z_]+",
-    params:
-        p=lambda wc: BEARING_P.notebook_params(wc.nb, BEARING_CFG, BEARING_RES, BEARING_FIG),
-
-
-for _bnb in BEARING_P.NOTEBOOKS:
-    _bout = BEARING_P.notebook_outputs(_bnb, BEARING_RES, BEARING_FIG, BEARING_FORMATS)
-    _name = f"bearing_notebook_{_bnb}"
-
-    use rule notebook from COMMON as _name with:
-        input:
-            notebook=f"notebooks/bearing/{_bnb}.ipynb",
-            params=f"{BEARING_RES}/params/{_bnb}.yaml",
-            recordings=[BEARING_REC[r] for r in BEARING_P.NOTEBOOKS[_bnb]["recordings"]],
-            files=[f"{BEARING_RES}/{f}" for f in BEARING_P.NOTEBOOKS[_bnb]["files"]],
-            code=CODE_INPUTS(notebooks=[f"notebooks/bearing/{_bnb}.ipynb"]),
-        output:
-            executed=_bout["executed"],
-            results=_bout["results"],
-            figures=_bout["figures"],
-        log:
-            f"{BEARING_RES}/logs/{_bnb}.log",
-
-
-use rule paper_comparison from common as bearing_paper_comparison with:
-    input:
-        results=[BEARING_P.notebook_outputs(nb, BEARING_RES, BEARING_FIG, BEARING_FORMATS)["results"]
-                 for nb in BEARING_P.NOTEBOOKS],
-        params=[f"{BEARING_RES}/params/{nb}.yaml" for nb in BEARING_P.NOTEBOOKS],
-        notebooks=[f"notebooks/bearing/{nb}.ipynb" for nb in BEARING_P.NOTEBOOKS],
-    output:
-        csv=f"{BEARING_RES}/paper_comparison.csv",
-        md=f"{BEARING_RES}/paper_comparison.md",
-    params:
-        paper="bearing",
+# The notebooks read the recordings (and notebook 02 the fitted model and the trials' inspection).
+for _bnb, _bspec in BEARING_P.NOTEBOOKS.items():
+    room_notebook("bearing", _bnb, res=BEARING_RES,
+                  params=BEARING_P.notebook_params(_bnb, BEARING_CFG, BEARING_RES, BEARING_FIG),
+                  outputs={"figures": BEARING_P.notebook_outputs(_bnb, BEARING_RES, BEARING_FIG, BEARING_FORMATS)["figures"]},
+                  inputs={"recordings": [BEARING_REC[r] for r in _bspec["recordings"]],
+                          "files": [f"{BEARING_RES}/{f}" for f in _bspec["files"]]})

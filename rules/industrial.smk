@@ -21,14 +21,10 @@ IND_NOTEBOOK = f"notebooks/industrial/{IND_NB}.ipynb"
 # Data the import and the notebook read (code inputs come from the import closure).
 IND_DATA = ["paperlib/data/registry.toml", "data/robots/tx40.toml"]
 
+# rules/industrial_thermal.smk adds the thermal campaign's targets, and its notebook, after this file.
 PAPER_TARGETS["industrial"] = [f"{IND_RES}/{IND_NB}.json", f"{IND_RES}/notebooks/{IND_NB}.ipynb", *IND_FIGS,
                                f"{IND_RES}/paper_comparison.csv", f"{IND_RES}/paper_comparison.md"]
-COMPARISONS["industrial"] = f"{IND_RES}/paper_comparison.csv"
-
-
-rule industrial:
-    input:
-        lambda wc: PAPER_TARGETS["industrial"],  # rules/industrial_thermal.smk adds its targets after this file
+room_table("industrial", res=IND_RES)  # both notebooks' results, in their order
 
 
 # Imported public data (source: hardware): fetched or read from a mirror, sha256 checked.
@@ -44,38 +40,7 @@ rule industrial_tx40_recording:
         "{PY} -m paperlib data fetch tx40 --output {output} > {log} 2>&1"
 
 
-use rule notebook_params from common as industrial_notebook_params with:
-    output:
-        f"{IND_RES}/params/{IND_NB}.yaml",
-    params:
-        p=lambda wc: {**IND_CFG["tx40_identification"], "recording": f"{IND_RES}/recordings/tx40.nc",
+room_notebook("industrial", IND_NB, res=IND_RES, notebook=IND_NOTEBOOK, outputs={"figures": IND_FIGS},
+              params={**IND_CFG["tx40_identification"], "recording": f"{IND_RES}/recordings/tx40.nc",
                       "results_dir": IND_RES, "figures_dir": IND_FIG},
-
-
-use rule notebook from common as industrial_notebook_01 with:
-    input:
-        notebook=IND_NOTEBOOK,
-        params=f"{IND_RES}/params/{IND_NB}.yaml",
-        recording=f"{IND_RES}/recordings/tx40.nc",
-        codegen=CODEGEN_OK,
-        code=CODE_INPUTS(notebooks=[IND_NOTEBOOK]),
-        data=IND_DATA,
-    output:
-        executed=f"{IND_RES}/notebooks/{IND_NB}.ipynb",
-        results=f"{IND_RES}/{IND_NB}.json",
-        figures=IND_FIGS,
-    log:
-        f"{IND_RES}/logs/{IND_NB}.log",
-
-
-# The table reads both notebooks' results: this one's and the thermal campaign's (rules/industrial_thermal.smk).
-use rule paper_comparison from common as industrial_paper_comparison with:
-    input:
-        results=[f"{IND_RES}/{IND_NB}.json", f"{IND_RES}/02_thermal_campaign.json"],
-        params=[f"{IND_RES}/params/{IND_NB}.yaml", f"{IND_RES}/params/02_thermal_campaign.yaml"],
-        notebooks=[IND_NOTEBOOK, "notebooks/industrial/02_thermal_campaign.ipynb"],
-    output:
-        csv=f"{IND_RES}/paper_comparison.csv",
-        md=f"{IND_RES}/paper_comparison.md",
-    params:
-        paper="industrial",
+              inputs={"recording": f"{IND_RES}/recordings/tx40.nc", "codegen": CODEGEN_OK, "data": IND_DATA})

@@ -1,6 +1,6 @@
 # Paper 001 (industrial), thermal campaign on the TX40 twin: recordings -> notebook 02 -> figures, results.
-# Written against the Snakefile contract (PY, RESULTS, FIGURES, PAPER_TARGETS, COMPARISONS); the
-# industrial room's rules/industrial.smk defines `rule industrial` over PAPER_TARGETS["industrial"].
+# Written against the Snakefile contract (PY, RESULTS, FIGURES, PAPER_TARGETS, CODE_INPUTS, room_notebook);
+# rules/industrial.smk registers the room's table, which reads this notebook's results too.
 
 from paperlib.experiments.industrial import thermal as _TH
 
@@ -42,23 +42,8 @@ rule industrial_thermal_recording:
         "--storage {params.storage} --float32 {params.float32} > {log} 2>&1"
 
 
-use rule notebook_params from common as industrial_thermal_params with:
-    output:
-        f"{RESULTS}/industrial/params/02_thermal_campaign.yaml",
-    params:
-        p={"recordings_dir": TH_REC, "figures_dir": TH_FIG, "results_file": f"{RESULTS}/industrial/02_thermal_campaign.json"},
-
-
-use rule notebook from common as industrial_thermal_notebook with:
-    input:
-        notebook=TH_NOTEBOOK,
-        params=f"{RESULTS}/industrial/params/02_thermal_campaign.yaml",
-        recordings=[f"{TH_REC}/{d}.nc" for d in TH_DAYS],
-        code=CODE_INPUTS(notebooks=[TH_NOTEBOOK]),
-        data=TH_DATA,
-    output:
-        executed=f"{RESULTS}/industrial/notebooks/02_thermal_campaign.ipynb",
-        results=f"{RESULTS}/industrial/02_thermal_campaign.json",
-        figures=[f"{TH_FIG}/{f}.{ext}" for f in TH_FIGURES for ext in ("png", "svg", "json")],
-    log:
-        f"{RESULTS}/industrial/logs/02_thermal_campaign.log",
+room_notebook("industrial", "02_thermal_campaign", res=f"{RESULTS}/industrial", notebook=TH_NOTEBOOK,
+              params={"recordings_dir": TH_REC, "figures_dir": TH_FIG,
+                      "results_file": f"{RESULTS}/industrial/02_thermal_campaign.json"},
+              outputs={"figures": [f"{TH_FIG}/{f}.{ext}" for f in TH_FIGURES for ext in ("png", "svg", "json")]},
+              inputs={"recordings": [f"{TH_REC}/{d}.nc" for d in TH_DAYS], "data": TH_DATA})

@@ -19,7 +19,6 @@ MEMS_RES = MEMS_CFG["results_dir"]
 MEMS_RIG = MEMS_CFG["rig_config"] or ""
 
 PAPER_TARGETS["mems"] = MEMS_P.final_targets(MEMS_CFG)
-COMPARISONS["mems"] = f"{MEMS_RES}/paper_comparison.csv"
 
 # The seed-to-seed distribution of the headline numbers (config key `sweep`: a sweep file, or null):
 # rules/sweep.smk runs it, the comparison table shows its median and 5-95 % interval.
@@ -32,10 +31,8 @@ if MEMS_CFG.get("sweep"):
     MEMS_SWEEP_SUMMARY = [_mems_sweep.summary_files(RESULTS)["json"]]
     PAPER_TARGETS["mems"] += [f"{stem}.png" for stem in _mems_sweep.figure_stems(FIGURES)]
 
-
-rule mems:
-    input:
-        PAPER_TARGETS["mems"],
+room_table("mems", res=MEMS_RES, extra=f"--sweep {MEMS_SWEEP_SUMMARY[0]}" if MEMS_SWEEP_SUMMARY else "",
+           inputs={"sweep": MEMS_SWEEP_SUMMARY})
 
 
 def _mems_warm_input(wc):
@@ -83,44 +80,10 @@ rule mems_verify_archive:
         "--registry {params.registry} --output {output}"
 
 
-# Papermill parameters of each notebook (rewritten only when the configuration changes them).
-use rule notebook_params from common as mems_notebook_params with:
-    output:
-        f"{MEMS_RES}/params/{{nb}}.yaml",
-    wildcard_constraints:
-        nb=r"\d\d_[a-z_]+",
-    params:
-        p=lambda wc: MEMS_P.notebook_params(MEMS_CFG, MEMS_PLAN, wc.nb),
-
-
+# The notebooks read the recordings as files (parameters from the plan: MEMS_P.notebook_params).
 for _nb in MEMS_P.NOTEBOOKS:
     _out = MEMS_P.notebook_outputs(MEMS_CFG, _nb)
-    _name = f"mems_notebook_{_nb}"
-
-    use rule notebook from COMMON as _name with:
-        input:
-            notebook=f"{MEMS_P.NOTEBOOK_DIR}/{_nb}.ipynb",
-            params=f"{MEMS_RES}/params/{_nb}.yaml",
-            recordings=MEMS_P.notebook_recording_inputs(MEMS_CFG, MEMS_PLAN, _nb),
-            codegen=CODEGEN_OK,
-            code=MEMS_P.code_inputs(_nb),
-        output:
-            executed=_out["executed"],
-            results=_out["results"],
-            figures=_out["figures"],
-        log:
-            f"{MEMS_RES}/logs/{_nb}.log",
-
-
-use rule paper_comparison from common as mems_paper_comparison with:
-    input:
-        results=[MEMS_P.notebook_outputs(MEMS_CFG, nb)["results"] for nb in MEMS_P.NOTEBOOKS],
-        params=[f"{MEMS_RES}/params/{nb}.yaml" for nb in MEMS_P.NOTEBOOKS],
-        notebooks=[f"{MEMS_P.NOTEBOOK_DIR}/{nb}.ipynb" for nb in MEMS_P.NOTEBOOKS],
-        sweep=MEMS_SWEEP_SUMMARY,
-    output:
-        csv=f"{MEMS_RES}/paper_comparison.csv",
-        md=f"{MEMS_RES}/paper_comparison.md",
-    params:
-        paper="mems",
-        extra=f"--sweep {MEMS_SWEEP_SUMMARY[0]}" if MEMS_SWEEP_SUMMARY else "",
+    room_notebook("mems", _nb, res=MEMS_RES, params=MEMS_P.notebook_params(MEMS_CFG, MEMS_PLAN, _nb),
+                  notebook=f"{MEMS_P.NOTEBOOK_DIR}/{_nb}.ipynb", outputs={"figures": _out["figures"]},
+                  inputs={"recordings": MEMS_P.notebook_recording_inputs(MEMS_CFG, MEMS_PLAN, _nb),
+                          "codegen": CODEGEN_OK, "data": list(MEMS_P.NOTEBOOK_DATA)})

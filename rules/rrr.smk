@@ -1,5 +1,5 @@
 # Paper 002 (rrr): 3-RRR, Kostic friction by NLS, tracking before/after compensation.
-# Needs from the Snakefile: PY, RESULTS, FIGURES, CODEGEN_OK, PAPER_TARGETS, COMPARISONS, CODE_INPUTS, COMMON.
+# Needs from the Snakefile: PY, RESULTS, FIGURES, CODEGEN_OK, PAPER_TARGETS, CODE_INPUTS, room_notebook, room_table.
 #
 #   twin sampling run -> 01_identification (Table 2, Table 4, Fig. 4) -> 02_tracking (Table 5, Figs. 5-6, 9-14)
 #                     -> results/rrr/paper_comparison.{csv,md}
@@ -38,12 +38,7 @@ PAPER_TARGETS["rrr"] = (
     + [f for nb in RRR_NB for f in _rrr_figs(nb)]
     + [f"{RRR_RES}/paper_comparison.csv", f"{RRR_RES}/paper_comparison.md"]
 )
-COMPARISONS["rrr"] = f"{RRR_RES}/paper_comparison.csv"
-
-
-rule rrr:
-    input:
-        PAPER_TARGETS["rrr"],
+room_table("rrr", res=RRR_RES)
 
 
 # The identification data: the 21-point sampling run on the twin (source = twin).
@@ -60,43 +55,8 @@ rule rrr_sampling_recording:
         "{PY} -m paperlib.experiments.rrr.run record-sampling --output {output} > {log} 2>&1"
 
 
-use rule notebook_params from common as rrr_params with:
-    wildcard_constraints:
-        nb="|".join(RRR_NB),
-    output:
-        f"{RRR_RES}/params/{{nb}}.yaml",
-    params:
-        p=lambda wc: _rrr_params(wc.nb),
-
-
 # Notebook 01: Table 2 (Kostic and Coulomb + viscous fits), Table 4, Fig. 4.
 # Notebook 02: Table 5, Figs. 5-6 and 9-14 (tracking before / after compensation).
 for _nb in RRR_NB:
-    _name = f"rrr_notebook_{_nb}"
-
-    use rule notebook from COMMON as _name with:
-        input:
-            notebook=f"notebooks/rrr/{_nb}.ipynb",
-            params=f"{RRR_RES}/params/{_nb}.yaml",
-            recording=RRR_REC,
-            reads=RRR_READS[_nb],
-            code=CODE_INPUTS(notebooks=[f"notebooks/rrr/{_nb}.ipynb"]),
-            data=RRR_DATA,
-        output:
-            executed=f"{RRR_RES}/notebooks/{_nb}.ipynb",
-            results=f"{RRR_RES}/{_nb}.json",
-            figures=_rrr_figs(_nb),
-        log:
-            f"{RRR_RES}/logs/{_nb}.log",
-
-
-use rule paper_comparison from common as rrr_comparison with:
-    input:
-        results=[f"{RRR_RES}/{nb}.json" for nb in RRR_NB],
-        params=[f"{RRR_RES}/params/{nb}.yaml" for nb in RRR_NB],
-        notebooks=[f"notebooks/rrr/{nb}.ipynb" for nb in RRR_NB],
-    output:
-        csv=f"{RRR_RES}/paper_comparison.csv",
-        md=f"{RRR_RES}/paper_comparison.md",
-    params:
-        paper="rrr",
+    room_notebook("rrr", _nb, res=RRR_RES, params=_rrr_params(_nb), outputs={"figures": _rrr_figs(_nb)},
+                  inputs={"recording": RRR_REC, "reads": RRR_READS[_nb], "data": RRR_DATA})

@@ -35,53 +35,15 @@ def _tb_outputs(nb):
 
 TB_COURSE = [p for nb in TB_NOTEBOOKS for k, v in _tb_outputs(nb).items() for p in ([v] if isinstance(v, str) else v)]
 PAPER_TARGETS["textbook"] = TB_COURSE + [f"{TB_RES}/paper_comparison.csv", f"{TB_RES}/paper_comparison.md"]
-COMPARISONS["textbook"] = f"{TB_RES}/paper_comparison.csv"
 SITE_TARGETS.append(TB_BOOK)
-
-
-rule textbook:
-    input:
-        PAPER_TARGETS["textbook"],
-
-
-# Papermill parameters of each lesson (rewritten only when the configuration changes them).
-use rule notebook_params from common as textbook_notebook_params with:
-    output:
-        f"{TB_RES}/params/{{nb}}.yaml",
-    wildcard_constraints:
-        nb=r"\d\d_[a-z_]+",
-    params:
-        p=lambda wc: TB_P.notebook_params(TB_CFG, wc.nb, results_dir=TB_RES, figures_dir=TB_FIG),
+room_table("textbook", res=TB_RES)
 
 
 for _nb in TB_NOTEBOOKS:
     _o = _tb_outputs(_nb)
-    _name = f"textbook_notebook_{_nb}"
-
-    use rule notebook from COMMON as _name with:
-        input:
-            notebook=f"{TB_P.NOTEBOOK_DIR}/{_nb}.ipynb",
-            params=f"{TB_RES}/params/{_nb}.yaml",
-            code=TB_P.code_inputs(_nb),
-        output:
-            executed=_o["executed"],
-            results=_o["results"],
-            figures=_o["figures"],
-            views=_o["views"],
-        log:
-            f"{TB_RES}/logs/{_nb}.log",
-
-
-use rule paper_comparison from common as textbook_paper_comparison with:
-    input:
-        results=[_tb_outputs(nb)["results"] for nb in TB_NOTEBOOKS],
-        params=[f"{TB_RES}/params/{nb}.yaml" for nb in TB_NOTEBOOKS],
-        notebooks=[f"{TB_P.NOTEBOOK_DIR}/{nb}.ipynb" for nb in TB_NOTEBOOKS],
-    output:
-        csv=f"{TB_RES}/paper_comparison.csv",
-        md=f"{TB_RES}/paper_comparison.md",
-    params:
-        paper="textbook",
+    room_notebook("textbook", _nb, res=TB_RES, notebook=f"{TB_P.NOTEBOOK_DIR}/{_nb}.ipynb",
+                  params=TB_P.notebook_params(TB_CFG, _nb, results_dir=TB_RES, figures_dir=TB_FIG),
+                  outputs={"figures": _o["figures"], "views": _o["views"]})
 
 
 def _tb_book_inputs(wc):
