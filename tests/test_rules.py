@@ -184,13 +184,14 @@ def test_a_notebook_run_by_hand_writes_into_scratch(path: Path) -> None:
     assert first.cell_type == "markdown" and f"scratch/{slug}/" in first.source and "docs/notebooks.md" in first.source
 
 
+@pytest.mark.slow
 def test_the_pipeline_passes_every_output_root(tmp_path: Path) -> None:
     """The parameters files the pipeline writes name its own folders for every output root of every notebook."""
     res, fig = tmp_path / "res", tmp_path / "fig"
     targets = [f"{res}/{p.parent.name}/params/{p.stem}.yaml" for p in NOTEBOOKS]
     r = subprocess.run([sys.executable, "-m", "snakemake", *targets, "--snakefile", str(REPO_ROOT / "Snakefile"),
                         "--directory", str(REPO_ROOT), "--cores", "1", "--config", f"results_dir={res}",
-                        f"figures_dir={fig}"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+                        f"figures_dir={fig}"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     for nb, target in zip(NOTEBOOKS, targets):
         passed = yaml.safe_load(Path(target).read_text())
@@ -285,7 +286,7 @@ def _dry_run(tmp_path: Path, *args: str) -> dict[str, int]:
     r = subprocess.run([sys.executable, "-m", "snakemake", *args, "--snakefile", str(REPO_ROOT / "Snakefile"),
                         "--directory", str(REPO_ROOT), "--cores", "1", "--dry-run", "--config",
                         f"results_dir={tmp_path}/res", f"figures_dir={tmp_path}/fig"],
-                       cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+                       cwd=REPO_ROOT, capture_output=True, text=True, timeout=1200)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     stats = r.stdout[r.stdout.index("Job stats:"):]
     return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", stats, re.M) if m.group(1) != "total"}
