@@ -131,8 +131,10 @@ def test_a_change_to_an_imported_file_reruns_the_rule(tree: Path) -> None:
            str(tree / "Snakefile")]
     r = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
-    c = tree / "pkg" / "c.py"  # imported by b inside a function, b by a
-    os.utime(c, ns=(c.stat().st_mtime_ns + 10**10,) * 2)
+    out = tree / "out.txt"  # made a while ago; then c.py (imported by b inside a function, b by a) is edited
+    os.utime(out, ns=(out.stat().st_mtime_ns - 100 * 10**9,) * 2)
+    c = tree / "pkg" / "c.py"
+    c.write_text(c.read_text() + "# edited\n")
     r = subprocess.run(cmd + ["--dry-run"], cwd=tree, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "rule made:" in r.stdout and "pkg/c.py" in r.stdout, r.stdout[-2000:]
