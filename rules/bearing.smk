@@ -18,20 +18,11 @@ BEARING_FORMATS = list(BEARING_CFG.get("formats", ["png", "svg"]))
 BEARING_PLAN = BEARING_S.recording_plan(BEARING_CFG, root=f"{BEARING_RES}/recordings")
 BEARING_REC = {role: spec["path"] for role, spec in BEARING_PLAN.items()}
 BEARING_TRIALS = sorted(r for r in BEARING_PLAN if r.startswith("trial"))
-BEARING_TWIN_CODE = ["paperlib/twin/robots/torque_joint.py", "paperlib/twin/robots/wheel_bearing.py", "paperlib/friction/stribeck.py",
-                     "paperlib/experiments/bearing/runs.py"] + sorted(
-    glob.glob("paperlib/recordings/*.py"))
-BEARING_CODE = BEARING_TWIN_CODE + ["paperlib/friction/basis.py", "paperlib/estimation/basis_regression.py",
-                                    "paperlib/signals.py"] + sorted(
-    glob.glob("paperlib/experiments/bearing/*.py"))
+# `paperlib bearing twin|fit|inspect` run paperlib.experiments.bearing.cli: its import closure is their code.
+BEARING_CLI_CODE = CODE_INPUTS(["paperlib.experiments.bearing.cli"])
 
 PAPER_TARGETS["bearing"] = BEARING_P.targets(BEARING_CFG, BEARING_RES, BEARING_FIG)
-COMPARISONS["bearing"] = f"{BEARING_RES}/paper_comparison.csv"
-
-
-rule bearing:
-    input:
-        PAPER_TARGETS["bearing"],
+room_table("bearing", res=BEARING_RES)
 
 
 def _bearing_twin_args(wc):
@@ -45,7 +36,7 @@ def _bearing_twin_args(wc):
 # Twin recordings (schema 2, source = twin): the no-load runs and the bearing trials.
 rule bearing_recording:
     input:
-        code=BEARING_TWIN_CODE,
+        code=BEARING_CLI_CODE,
     output:
         f"{BEARING_RES}/recordings/{{role}}.nc",
     wildcard_constraints:
@@ -62,7 +53,7 @@ rule bearing_recording:
 rule bearing_fit:
     input:
         recording=BEARING_REC["no_load_1"],
-        code=BEARING_CODE,
+        code=BEARING_CLI_CODE,
     output:
         f"{BEARING_RES}/model.json",
     log:
@@ -77,7 +68,7 @@ rule bearing_inspect:
     input:
         model=f"{BEARING_RES}/model.json",
         recordings=[BEARING_REC[r] for r in BEARING_TRIALS],
-        code=BEARING_CODE,
+        code=BEARING_CLI_CODE,
     output:
         f"{BEARING_RES}/inspect_trials.json",
     log:
@@ -89,50 +80,10 @@ rule bearing_inspect:
         "--json {output} > {log} 2>&1"
 
 
-# Papermill parameters of each notebook (rewritten only when the configuration changes them).
-rule bearing_notebook_params:
-    output:
-        f"{BEARING_RES}/params/{{nb}}.yaml",
-    wildcard_constraints:
-        nb=r"\d\d_[a-z_]+",
-    params:
-        p=lambda wc: BEARING_P.notebook_params(wc.nb, BEARING_CFG, BEARING_RES, BEARING_FIG),
-    run:
-        import yaml as _y
-        from pathlib import Path as _P
-
-        _P(output[0]).parent.mkdir(parents=True, exist_ok=True)
-        _P(output[0]).write_text(_y.safe_dump(dict(params.p), sort_keys=True))
-
-
-for _bnb in BEARING_P.NOTEBOOKS:
-    _bout = BEARING_P.notebook_outputs(_bnb, BEARING_RES, BEARING_FIG, BEARING_FORMATS)
-
-    rule:
-        name:
-            f"bearing_notebook_{_bnb}"
-        input:
-            notebook=f"notebooks/bearing/{_bnb}.ipynb",
-            params=f"{BEARING_RES}/params/{_bnb}.yaml",
-            recordings=[BEARING_REC[r] for r in BEARING_P.NOTEBOOKS[_bnb]["recordings"]],
-            files=[f"{BEARING_RES}/{f}" for f in BEARING_P.NOTEBOOKS[_bnb]["files"]],
-            code=BEARING_CODE,
-        output:
-            executed=_bout["executed"],
-            results=_bout["results"],
-            figures=_bout["figures"],
-        log:
-            f"{BEARING_RES}/logs/{_bnb}.log",
-        shell:
-            "MPLBACKEND=Agg {PY} -m papermill {input.notebook} {output.executed} -f {input.params} -k paperlib "
-            "--cwd . --no-progress-bar --log-output > {log} 2>&1"
-
-
-rule bearing_paper_comparison:
-    input:
-        [BEARING_P.notebook_outputs(nb, BEARING_RES, BEARING_FIG, BEARING_FORMATS)["results"] for nb in BEARING_P.NOTEBOOKS],
-    output:
-        csv=f"{BEARING_RES}/paper_comparison.csv",
-        md=f"{BEARING_RES}/paper_comparison.md",
-    shell:
-        "{PY} -m paperlib.comparison --paper bearing --results {input} --csv {output.csv} --md {output.md}"
+# The notebooks read the recordings (and notebook 02 the fitted model and the trials' inspection).
+for _bnb, _bspec in BEARING_P.NOTEBOOKS.items():
+    room_notebook("bearing", _bnb, res=BEARING_RES,
+                  params=BEARING_P.notebook_params(_bnb, BEARING_CFG, BEARING_RES, BEARING_FIG),
+                  outputs={"figures": BEARING_P.notebook_outputs(_bnb, BEARING_RES, BEARING_FIG, BEARING_FORMATS)["figures"]},
+                  inputs={"recordings": [BEARING_REC[r] for r in _bspec["recordings"]],
+                          "files": [f"{BEARING_RES}/{f}" for f in _bspec["files"]]})

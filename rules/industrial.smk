@@ -17,26 +17,21 @@ IND_FIG = f"{FIGURES}/industrial"
 IND_NB = "01_tx40_identification"
 IND_FIGS = [f"{IND_FIG}/{IND_NB.split('_')[0]}_tx40_{n}.{ext}" for n in ("validation", "stability", "friction")
             for ext in ("png", "svg", "json")]
-IND_CODE = sorted(glob.glob("paperlib/estimation/*.py") + glob.glob("paperlib/experiments/industrial/*.py")
-                  + glob.glob("paperlib/robots/serial/*.py")
-                  + ["paperlib/data/tx40.py", "paperlib/data/registry.py",
-                     "paperlib/data/registry.toml", "paperlib/control/excitation.py", "data/robots/tx40.toml"])
+IND_NOTEBOOK = f"notebooks/industrial/{IND_NB}.ipynb"
+# Data the import and the notebook read (code inputs come from the import closure).
+IND_DATA = ["paperlib/data/registry.toml", "data/robots/tx40.toml"]
 
+# rules/industrial_thermal.smk adds the thermal campaign's targets, and its notebook, after this file.
 PAPER_TARGETS["industrial"] = [f"{IND_RES}/{IND_NB}.json", f"{IND_RES}/notebooks/{IND_NB}.ipynb", *IND_FIGS,
                                f"{IND_RES}/paper_comparison.csv", f"{IND_RES}/paper_comparison.md"]
-COMPARISONS["industrial"] = f"{IND_RES}/paper_comparison.csv"
-
-
-rule industrial:
-    input:
-        lambda wc: PAPER_TARGETS["industrial"],  # rules/industrial_thermal.smk adds its targets after this file
+room_table("industrial", res=IND_RES)  # both notebooks' results, in their order
 
 
 # Imported public data (source: hardware): fetched or read from a mirror, sha256 checked.
 rule industrial_tx40_recording:
     input:
-        "paperlib/data/registry.toml",
-        "paperlib/data/tx40.py",
+        code=CODE_INPUTS(["paperlib.data.cli", "paperlib.data.tx40"]),  # the importer is named at run time
+        registry="paperlib/data/registry.toml",
     output:
         f"{IND_RES}/recordings/tx40.nc",
     log:
@@ -45,46 +40,7 @@ rule industrial_tx40_recording:
         "{PY} -m paperlib data fetch tx40 --output {output} > {log} 2>&1"
 
 
-rule industrial_notebook_params:
-    output:
-        f"{IND_RES}/params/{IND_NB}.yaml",
-    params:
-        p=lambda wc: {**IND_CFG["tx40_identification"], "recording": f"{IND_RES}/recordings/tx40.nc",
+room_notebook("industrial", IND_NB, res=IND_RES, notebook=IND_NOTEBOOK, outputs={"figures": IND_FIGS},
+              params={**IND_CFG["tx40_identification"], "recording": f"{IND_RES}/recordings/tx40.nc",
                       "results_dir": IND_RES, "figures_dir": IND_FIG},
-    run:
-        import os
-
-        text = _ind_yaml.safe_dump(params.p, sort_keys=True)
-        if not os.path.exists(output[0]) or open(output[0]).read() != text:
-            os.makedirs(os.path.dirname(output[0]), exist_ok=True)
-            with open(output[0], "w") as fh:
-                fh.write(text)
-
-
-rule industrial_notebook_01:
-    input:
-        notebook=f"notebooks/industrial/{IND_NB}.ipynb",
-        params=f"{IND_RES}/params/{IND_NB}.yaml",
-        recording=f"{IND_RES}/recordings/tx40.nc",
-        codegen=CODEGEN_OK,
-        code=IND_CODE,
-    output:
-        executed=f"{IND_RES}/notebooks/{IND_NB}.ipynb",
-        results=f"{IND_RES}/{IND_NB}.json",
-        figures=IND_FIGS,
-    log:
-        f"{IND_RES}/logs/{IND_NB}.log",
-    shell:
-        "MPLBACKEND=Agg {PY} -m papermill {input.notebook} {output.executed} -f {input.params} -k paperlib "
-        "--cwd . --no-progress-bar --log-output > {log} 2>&1"
-
-
-rule industrial_paper_comparison:
-    input:
-        f"{IND_RES}/{IND_NB}.json",
-        f"{IND_RES}/02_thermal_campaign.json",
-    output:
-        csv=f"{IND_RES}/paper_comparison.csv",
-        md=f"{IND_RES}/paper_comparison.md",
-    shell:
-        "{PY} -m paperlib.comparison --paper industrial --results {input} --csv {output.csv} --md {output.md}"
+              inputs={"recording": f"{IND_RES}/recordings/tx40.nc", "codegen": CODEGEN_OK, "data": IND_DATA})

@@ -1,8 +1,6 @@
 # Paper 001 (industrial), thermal campaign on the TX40 twin: recordings -> notebook 02 -> figures, results.
-# Written against the Snakefile contract (PY, RESULTS, FIGURES, PAPER_TARGETS, COMPARISONS); the
-# industrial room's rules/industrial.smk defines `rule industrial` over PAPER_TARGETS["industrial"].
-
-from pathlib import Path
+# Written against the Snakefile contract (PY, RESULTS, FIGURES, PAPER_TARGETS, CODE_INPUTS, room_notebook);
+# rules/industrial.smk registers the room's table, which reads this notebook's results too.
 
 from paperlib.experiments.industrial import thermal as _TH
 
@@ -14,10 +12,8 @@ TH_REC = f"{RESULTS}/industrial/recordings"
 TH_FIG = f"{FIGURES}/industrial"
 TH_FIGURES = ["table1_time_constants", "fig09_parameters_per_cycle", "fig12_robots_and_fault", "fig06_joint3_friction_time", "fig07_all_joints_friction_time",
               "fig10_friction_velocity_cold_hot", "fig11_thermal_model_prediction", "fig13_anomaly_detection"]
-TH_CODE = ["paperlib/twin/robots/campaign.py", "paperlib/twin/thermal.py", "paperlib/friction/lugre.py",
-           "paperlib/estimation/plateaus.py", "paperlib/estimation/thermal.py",
-           "paperlib/estimation/thermal_monitor.py", "paperlib/experiments/industrial/thermal.py",
-           "paperlib/experiments/industrial/thermal_figures.py", "paperlib/experiments/industrial/thermal_inertial.py", "data/twin/tx40_thermal_campaign.toml"]
+TH_NOTEBOOK = "notebooks/industrial/02_thermal_campaign.ipynb"
+TH_DATA = ["data/twin/tx40_thermal_campaign.toml"]  # the campaign's twin (code inputs come from the import closure)
 
 PAPER_TARGETS.setdefault("industrial", []).extend(
     [f"{RESULTS}/industrial/notebooks/02_thermal_campaign.ipynb", f"{RESULTS}/industrial/02_thermal_campaign.json"]
@@ -29,7 +25,8 @@ PAPER_TARGETS.setdefault("industrial", []).extend(
 # integer counts (paperlib.experiments.industrial.thermal.storage); full keeps everything in float64.
 rule industrial_thermal_recording:
     input:
-        TH_CODE[:3] + ["data/twin/tx40_thermal_campaign.toml", "paperlib/recordings/storage.py"],
+        code=CODE_INPUTS(["paperlib.experiments.industrial.thermal"]),
+        data=TH_DATA,
     output:
         f"{TH_REC}/{{thday}}.nc",
     wildcard_constraints:
@@ -45,31 +42,8 @@ rule industrial_thermal_recording:
         "--storage {params.storage} --float32 {params.float32} > {log} 2>&1"
 
 
-rule industrial_thermal_params:
-    output:
-        f"{RESULTS}/industrial/params/02_thermal_campaign.yaml",
-    run:
-        import yaml
-
-        Path(output[0]).parent.mkdir(parents=True, exist_ok=True)
-        Path(output[0]).write_text(yaml.safe_dump({
-            "recordings_dir": TH_REC, "figures_dir": TH_FIG,
-            "results_file": f"{RESULTS}/industrial/02_thermal_campaign.json",
-        }))
-
-
-rule industrial_thermal_notebook:
-    input:
-        notebook="notebooks/industrial/02_thermal_campaign.ipynb",
-        params=f"{RESULTS}/industrial/params/02_thermal_campaign.yaml",
-        recordings=[f"{TH_REC}/{d}.nc" for d in TH_DAYS],
-        code=TH_CODE,
-    output:
-        executed=f"{RESULTS}/industrial/notebooks/02_thermal_campaign.ipynb",
-        results=f"{RESULTS}/industrial/02_thermal_campaign.json",
-        figures=[f"{TH_FIG}/{f}.{ext}" for f in TH_FIGURES for ext in ("png", "svg", "json")],
-    log:
-        f"{RESULTS}/industrial/logs/02_thermal_campaign.log",
-    shell:
-        "MPLBACKEND=Agg {PY} -m papermill {input.notebook} {output.executed} -f {input.params} -k paperlib "
-        "--cwd . --no-progress-bar > {log} 2>&1"
+room_notebook("industrial", "02_thermal_campaign", res=f"{RESULTS}/industrial", notebook=TH_NOTEBOOK,
+              params={"recordings_dir": TH_REC, "figures_dir": TH_FIG,
+                      "results_file": f"{RESULTS}/industrial/02_thermal_campaign.json"},
+              outputs={"figures": [f"{TH_FIG}/{f}.{ext}" for f in TH_FIGURES for ext in ("png", "svg", "json")]},
+              inputs={"recordings": [f"{TH_REC}/{d}.nc" for d in TH_DAYS], "data": TH_DATA})

@@ -17,10 +17,8 @@ MEMS_CFG = MEMS_P.normalise_config(MEMS_P.merge(
 MEMS_PLAN = MEMS_P.recording_plan(MEMS_CFG)
 MEMS_RES = MEMS_CFG["results_dir"]
 MEMS_RIG = MEMS_CFG["rig_config"] or ""
-MEMS_CODE = MEMS_P.code_inputs()
 
 PAPER_TARGETS["mems"] = MEMS_P.final_targets(MEMS_CFG)
-COMPARISONS["mems"] = f"{MEMS_RES}/paper_comparison.csv"
 
 # The seed-to-seed distribution of the headline numbers (config key `sweep`: a sweep file, or null):
 # rules/sweep.smk runs it, the comparison table shows its median and 5-95 % interval.
@@ -33,10 +31,8 @@ if MEMS_CFG.get("sweep"):
     MEMS_SWEEP_SUMMARY = [_mems_sweep.summary_files(RESULTS)["json"]]
     PAPER_TARGETS["mems"] += [f"{stem}.png" for stem in _mems_sweep.figure_stems(FIGURES)]
 
-
-rule mems:
-    input:
-        PAPER_TARGETS["mems"],
+room_table("mems", res=MEMS_RES, extra=f"--sweep {MEMS_SWEEP_SUMMARY[0]}" if MEMS_SWEEP_SUMMARY else "",
+           inputs={"sweep": MEMS_SWEEP_SUMMARY})
 
 
 def _mems_warm_input(wc):
@@ -84,50 +80,10 @@ rule mems_verify_archive:
         "--registry {params.registry} --output {output}"
 
 
-# Papermill parameters of each notebook (rewritten only when the configuration changes them).
-rule mems_notebook_params:
-    output:
-        f"{MEMS_RES}/params/{{nb}}.yaml",
-    wildcard_constraints:
-        nb=r"\d\d_[a-z_]+",
-    params:
-        p=lambda wc: MEMS_P.notebook_params(MEMS_CFG, MEMS_PLAN, wc.nb),
-    run:
-        MEMS_P.write_params(output[0], params.p)
-
-
+# The notebooks read the recordings as files (parameters from the plan: MEMS_P.notebook_params).
 for _nb in MEMS_P.NOTEBOOKS:
     _out = MEMS_P.notebook_outputs(MEMS_CFG, _nb)
-
-    rule:
-        name:
-            f"mems_notebook_{_nb}"
-        input:
-            notebook=f"{MEMS_P.NOTEBOOK_DIR}/{_nb}.ipynb",
-            params=f"{MEMS_RES}/params/{_nb}.yaml",
-            recordings=MEMS_P.notebook_recording_inputs(MEMS_CFG, MEMS_PLAN, _nb),
-            codegen=CODEGEN_OK,
-            code=MEMS_CODE,
-        output:
-            executed=_out["executed"],
-            results=_out["results"],
-            figures=_out["figures"],
-        log:
-            f"{MEMS_RES}/logs/{_nb}.log",
-        shell:
-            "MPLBACKEND=Agg {PY} -m papermill {input.notebook} {output.executed} -f {input.params} -k paperlib "
-            "--cwd . --no-progress-bar --log-output > {log} 2>&1"
-
-
-rule mems_paper_comparison:
-    input:
-        results=[MEMS_P.notebook_outputs(MEMS_CFG, nb)["results"] for nb in MEMS_P.NOTEBOOKS],
-        sweep=MEMS_SWEEP_SUMMARY,
-    output:
-        csv=f"{MEMS_RES}/paper_comparison.csv",
-        md=f"{MEMS_RES}/paper_comparison.md",
-    params:
-        sweep=f"--sweep {MEMS_SWEEP_SUMMARY[0]}" if MEMS_SWEEP_SUMMARY else "",
-    shell:
-        "{PY} -m paperlib.comparison --paper mems --results {input.results} {params.sweep} "
-        "--csv {output.csv} --md {output.md}"
+    room_notebook("mems", _nb, res=MEMS_RES, params=MEMS_P.notebook_params(MEMS_CFG, MEMS_PLAN, _nb),
+                  notebook=f"{MEMS_P.NOTEBOOK_DIR}/{_nb}.ipynb", outputs={"figures": _out["figures"]},
+                  inputs={"recordings": MEMS_P.notebook_recording_inputs(MEMS_CFG, MEMS_PLAN, _nb),
+                          "codegen": CODEGEN_OK, "data": list(MEMS_P.NOTEBOOK_DATA)})

@@ -19,6 +19,7 @@
 import importlib as _importlib
 import sys as _sys
 
+from paperlib.experiments.kit.code_inputs import code_inputs as _code_inputs
 from paperlib.sweeps import RUNNERS as _RUNNERS
 from paperlib.sweeps.config import load_sweep as _load_sweep
 
@@ -40,9 +41,12 @@ for _f in list(_sweep_files) + list(globals().get("ROOM_SWEEPS", [])):
     SWEEPS[_s.name] = _s
 
 
+_SWEEP_RUN_CODE = _code_inputs(["paperlib.sweeps.run"])  # the runner module is named at run time: see _sweep_code
+
+
 def _sweep_code(s):
-    """Sources whose change reruns a sweep's jobs: the job runner and what the paper's runner names."""
-    return ["paperlib/sweeps/run.py"] + list(_importlib.import_module(_RUNNERS[s.paper]).code_inputs(s.settings))
+    """Sources whose change reruns a sweep's jobs: what the job runner imports and what the paper's runner names."""
+    return sorted(set(_SWEEP_RUN_CODE) | set(_importlib.import_module(_RUNNERS[s.paper]).code_inputs(s.settings)))
 
 
 def _sweep_targets():
@@ -95,7 +99,7 @@ rule sweep_aggregate:
         sweep=_SWEEP_WILDCARDS["sweep"],
     input:
         runs=lambda wc: SWEEPS[wc.sweep].run_files(RESULTS),
-        code="paperlib/sweeps/aggregate.py",
+        code=_code_inputs(["paperlib.sweeps.aggregate"]),
     output:
         csv=f"{RESULTS}/{{paper}}/sweeps/{{sweep}}/summary.csv",
         md=f"{RESULTS}/{{paper}}/sweeps/{{sweep}}/summary.md",

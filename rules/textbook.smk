@@ -1,16 +1,15 @@
-# Room `textbook`: the identification course (notebooks/textbook, planar arm twin) and the static site.
+# Room `textbook`: the identification course (notebooks/textbook, planar arm twin), and the static site.
 #
 #   notebooks/textbook/NN_*.ipynb (papermill, -f params) -> results/textbook/notebooks, results/textbook/*.json,
 #       figures/textbook/*.png|svg, results/textbook/views/*.html (slider views)
-#   -> results/textbook/paper_comparison.{csv,md}
+#   -> results/textbook/paper_comparison.{csv,md}                          (target `textbook`: the course alone)
 #   -> results/book/ (Sphinx + MyST-NB: the course and every room found under results/<slug>/, figures/<slug>/)
+#                                                                          (target `book`, and `all`)
 #
 # Configuration: config/textbook.yaml, with the run configuration's `textbook:` section merged over it.
 # `book.papers` (or --config book_papers=...): "all" makes the site wait for every room's targets
 # (PAPER_TARGETS), so `make reproduce` builds the whole site in one pass; "existing" builds it from
-# whatever is there now (config/textbook_only.yaml: the course and its site alone, fast).
-
-import yaml as _tb_yaml
+# whatever is there now (config/textbook_only.yaml: a fast site of what exists).
 
 from paperlib.experiments.textbook import pipeline as TB_P
 
@@ -18,7 +17,6 @@ TB_CFG = TB_P.load_config("config/textbook.yaml", _RUN_CFG.get("textbook"))
 TB_RES = f"{RESULTS}/textbook"
 TB_FIG = f"{FIGURES}/textbook"
 TB_NOTEBOOKS = TB_P.notebooks(TB_CFG)
-TB_CODE = TB_P.code_inputs()
 TB_BOOK = f"{RESULTS}/book/index.html"
 TB_BOOK_PAPERS = config.get("book_papers") or TB_CFG["book"]["papers"]
 if TB_BOOK_PAPERS not in ("all", "existing"):
@@ -36,58 +34,16 @@ def _tb_outputs(nb):
 
 
 TB_COURSE = [p for nb in TB_NOTEBOOKS for k, v in _tb_outputs(nb).items() for p in ([v] if isinstance(v, str) else v)]
-PAPER_TARGETS["textbook"] = TB_COURSE + [f"{TB_RES}/paper_comparison.csv", f"{TB_RES}/paper_comparison.md", TB_BOOK]
-COMPARISONS["textbook"] = f"{TB_RES}/paper_comparison.csv"
-
-
-rule textbook:
-    input:
-        PAPER_TARGETS["textbook"],
-
-
-# Papermill parameters of each lesson (rewritten only when the configuration changes them).
-rule textbook_notebook_params:
-    output:
-        f"{TB_RES}/params/{{nb}}.yaml",
-    wildcard_constraints:
-        nb=r"\d\d_[a-z_]+",
-    params:
-        p=lambda wc: TB_P.notebook_params(TB_CFG, wc.nb, results_dir=TB_RES, figures_dir=TB_FIG),
-    run:
-        with open(output[0], "w") as fh:
-            _tb_yaml.safe_dump(params.p, fh, sort_keys=True)
+PAPER_TARGETS["textbook"] = TB_COURSE + [f"{TB_RES}/paper_comparison.csv", f"{TB_RES}/paper_comparison.md"]
+SITE_TARGETS.append(TB_BOOK)
+room_table("textbook", res=TB_RES)
 
 
 for _nb in TB_NOTEBOOKS:
     _o = _tb_outputs(_nb)
-
-    rule:
-        name:
-            f"textbook_notebook_{_nb}"
-        input:
-            notebook=f"notebooks/textbook/{_nb}.ipynb",
-            params=f"{TB_RES}/params/{_nb}.yaml",
-            code=TB_CODE,
-        output:
-            executed=_o["executed"],
-            results=_o["results"],
-            figures=_o["figures"],
-            views=_o["views"],
-        log:
-            f"{TB_RES}/logs/{_nb}.log",
-        shell:
-            "MPLBACKEND=Agg {PY} -m papermill {input.notebook} {output.executed} -f {input.params} -k paperlib "
-            "--cwd . --no-progress-bar --log-output > {log} 2>&1"
-
-
-rule textbook_paper_comparison:
-    input:
-        [_tb_outputs(nb)["results"] for nb in TB_NOTEBOOKS],
-    output:
-        csv=f"{TB_RES}/paper_comparison.csv",
-        md=f"{TB_RES}/paper_comparison.md",
-    shell:
-        "{PY} -m paperlib.comparison --paper textbook --results {input} --csv {output.csv} --md {output.md}"
+    room_notebook("textbook", _nb, res=TB_RES, notebook=f"{TB_P.NOTEBOOK_DIR}/{_nb}.ipynb",
+                  params=TB_P.notebook_params(TB_CFG, _nb, results_dir=TB_RES, figures_dir=TB_FIG),
+                  outputs={"figures": _o["figures"], "views": _o["views"]})
 
 
 def _tb_book_inputs(wc):
@@ -99,12 +55,14 @@ def _tb_book_inputs(wc):
     return out
 
 
-rule textbook_book:
+# The whole site: `paperlib reproduce` (rule all) or `snakemake book`; `paperlib reproduce textbook` is the course alone.
+use rule book from common as book with:
     input:
         _tb_book_inputs,
     output:
         TB_BOOK,
+    params:
+        results=RESULTS,
+        figures=FIGURES,
     log:
         f"{RESULTS}/logs/book.log",
-    shell:
-        "{PY} -m paperlib.book.cli build --results {RESULTS} --figures {FIGURES} --out {RESULTS}/book > {log} 2>&1"

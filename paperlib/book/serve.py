@@ -34,7 +34,7 @@ def serve(site: str | Path, host: str = "127.0.0.1", port: int = 0) -> Iterator[
     """
     root = Path(site)
     if not (root / "index.html").is_file():
-        raise FileNotFoundError(f"{root}: no index.html (build the site first: paperlib book build)")
+        raise FileNotFoundError(f"{root}: no index.html (build the site first: paperlib reproduce book, or paperlib book build)")
     handler = functools.partial(QuietHandler, directory=str(root))
     srv = http.server.ThreadingHTTPServer((host, port), handler)
     t = threading.Thread(target=srv.serve_forever, daemon=True)

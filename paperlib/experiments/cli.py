@@ -26,6 +26,8 @@ from paperlib import provenance
 from paperlib.cli_args import output_dir, plain_text
 
 ROOT = provenance.REPO_ROOT
+#: Targets of ``reproduce`` that are not a paper: the whole-site book (``rule book`` of rules/common.smk).
+SITE_TARGETS = ("book",)
 KERNEL_NAME = "paperlib"
 
 
@@ -39,7 +41,8 @@ def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("reproduce", help="rebuild the figures and tables of one, several or all papers",
                               description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("papers", nargs="*", metavar="PAPER",
-                   help=f"paper slug(s) to build: {', '.join(buildable)} (default: all)"
+                   help=f"paper slug(s) to build: {', '.join(buildable)} (default: all); or `book`, the static "
+                        f"site of the course and every paper built so far (results/book)"
                         + (f"; planned, nothing to build yet: {', '.join(planned)}" if planned else ""))
     p.add_argument("--list", action="store_true", help="list the papers, their status and what each builds; build nothing")
     p.add_argument("--cores", type=int, default=2, help="parallel jobs (default 2)")
@@ -187,11 +190,11 @@ def run(args: argparse.Namespace) -> int:
         print(list_papers())
         return 0
     known = registry.slugs()
-    unknown = [p for p in args.papers if p not in known]
+    unknown = [p for p in args.papers if p not in known and p not in SITE_TARGETS]
     if unknown:
         print(f"reproduce: unknown paper(s) {unknown}; known: {', '.join(known)} (see --list)", file=sys.stderr)
         return 2
-    slugs = list(dict.fromkeys(args.papers)) or list(known)
+    slugs = [p for p in dict.fromkeys(args.papers) if p not in SITE_TARGETS] or (list(known) if not args.papers else [])
     from paperlib.experiments import papers
 
     planned = [p["slug"] for p in papers() if p["slug"] in slugs and p["status"] == "planned"]
@@ -221,7 +224,10 @@ def run(args: argparse.Namespace) -> int:
         write_index(ROOT / results_root, ROOT / results_root / "paper_comparison.md")
     built = [s for s in slugs if s not in planned]
     made = made_outputs(built, results_root, figures_root)
-    print(f"\nreproduce: {', '.join(built)} done in {wall:.0f} s (source: {args.source or 'from each config'})")
+    print(f"\nreproduce: {', '.join(built + [t for t in args.papers if t in SITE_TARGETS])} done in {wall:.0f} s "
+          f"(source: {args.source or 'from each config'})")
+    if "book" in args.papers or not args.papers:
+        print(f"book: {results_root}/book/index.html (paperlib book serve)")
     for group in ("figures", "tables", "notebooks", "recordings"):
         files = made[group]
         print(f"{group} ({len(files)}):")

@@ -332,29 +332,37 @@ def final_targets(cfg: Mapping[str, Any]) -> list[str]:
     return out + comparison_outputs(cfg)
 
 
-def code_inputs() -> list[str]:
-    """Source files whose change should re-run the notebooks (experiments, figures, estimator, models)."""
-    pats = ["paperlib/experiments/mems/*.py", "paperlib/comparison.py", "paperlib/figures/*.py",
-            "paperlib/estimation/ewrls.py",
-            "paperlib/estimation/replay.py", "paperlib/friction/*.py",
-            "paperlib/estimation/encoder_kinematics.py", "paperlib/estimation/model_selection.py",
-            "paperlib/estimation/uncertainty.py", "paperlib/twin/*.py", "paperlib/robots/five_bar.py",
-            "paperlib/control/trajectories.py", "paperlib/control/double_s.py",
-            "paperlib/control/workspace_geometry.py", "paperlib/control/planning.py", "data/robots/five_bar.toml"]
+#: Data files the notebooks read (the robot's parameters). Code inputs are found, not listed.
+NOTEBOOK_DATA: tuple[str, ...] = ("data/robots/five_bar.toml",)
+#: Data files the twin reads when it makes a recording.
+RECORDING_DATA: tuple[str, ...] = ("data/robots/five_bar.toml", "data/twin/*.toml")
+
+
+def _data_files(patterns: tuple[str, ...]) -> list[str]:
     files: list[str] = []
-    for p in pats:
+    for p in patterns:
         files += sorted(str(f.relative_to(ROOT)) for f in ROOT.glob(p))
     return files
+
+
+def code_inputs(nb: str | None = None) -> list[str]:
+    """Files whose change should re-run notebook ``nb`` (default: every notebook).
+
+    The ``paperlib`` sources the notebook's code imports, transitively (static import closure,
+    :func:`paperlib.experiments.kit.code_inputs.code_inputs`), and :data:`NOTEBOOK_DATA`.
+    """
+    from paperlib.experiments.kit.code_inputs import code_inputs as closure
+
+    nbs = list(NOTEBOOKS) if nb is None else [nb]
+    return sorted(set(closure(notebooks=[f"{NOTEBOOK_DIR}/{n}.ipynb" for n in nbs], root=ROOT))
+                  | set(_data_files(NOTEBOOK_DATA)))
 
 
 def recording_code_inputs() -> list[str]:
-    """Source files whose change should re-make twin recordings."""
-    pats = ["paperlib/twin/*.py", "paperlib/control/*.py", "paperlib/estimation/ewrls.py", "paperlib/friction/*.py",
-            "paperlib/robots/five_bar.py", "data/robots/five_bar.toml", "data/twin/*.toml"]
-    files: list[str] = []
-    for p in pats:
-        files += sorted(str(f.relative_to(ROOT)) for f in ROOT.glob(p))
-    return files
+    """Files whose change should re-make twin recordings: what ``pipeline record`` imports, and :data:`RECORDING_DATA`."""
+    from paperlib.experiments.kit.code_inputs import code_inputs as closure
+
+    return sorted(set(closure(["paperlib.experiments.mems.pipeline"], root=ROOT)) | set(_data_files(RECORDING_DATA)))
 
 
 def codegen_inputs() -> list[str]:

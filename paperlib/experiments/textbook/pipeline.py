@@ -57,17 +57,20 @@ def notebook_params(cfg: Mapping[str, Any], nb: str, *, results_dir: str, figure
     return p
 
 
-def code_inputs() -> list[str]:
-    """Source files whose change reruns the lessons."""
-    files = ["paperlib/twin/robots/planar_arm.py", "paperlib/control/excitation.py",
-             *sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "paperlib/robots/serial").glob("*.py")),
-             "paperlib/robots/base_parameters.py", "paperlib/estimation/ewrls.py", "paperlib/signals.py",
-             "paperlib/figures/views.py", "paperlib/figures/io.py"]
-    files += sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "paperlib/experiments/textbook").glob("*.py"))
-    files += sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "paperlib/friction").glob("*.py"))
-    return [f for f in files if (REPO_ROOT / f).is_file()]
+def code_inputs(nb: str | None = None) -> list[str]:
+    """Source files whose change reruns lesson ``nb`` (default: any lesson).
+
+    The ``paperlib`` modules the lesson's code imports, transitively (static import closure,
+    :func:`paperlib.experiments.kit.code_inputs.code_inputs`).
+    """
+    from paperlib.experiments.kit.code_inputs import code_inputs as closure
+
+    nbs = sorted(p.stem for p in (REPO_ROOT / NOTEBOOK_DIR).glob("[0-9][0-9]_*.ipynb")) if nb is None else [nb]
+    return closure(notebooks=[f"{NOTEBOOK_DIR}/{n}.ipynb" for n in nbs], root=REPO_ROOT)
 
 
 def book_code_inputs() -> list[str]:
-    """Source files of the site builder."""
-    return sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "paperlib/book").glob("*.py"))
+    """Source files of the site builder (what ``python -m paperlib.book.cli build`` imports)."""
+    from paperlib.experiments.kit.code_inputs import code_inputs as closure
+
+    return closure(["paperlib.book.cli"], root=REPO_ROOT)

@@ -283,7 +283,7 @@ def test_notebooks_are_thin_parameterized_and_clean(name):
         params[node.targets[0].id] = ast.literal_eval(node.value)
     for line in cells[0].source.splitlines():  # comments above the assignments, none inline
         assert line.lstrip().startswith("#") or "#" not in line
-    assert params["results_file"] == f"results/rrr/{name}.json" and params["figures_dir"] == "figures/rrr"
+    assert params["results_file"] == f"scratch/rrr/{name}.json" and params["figures_dir"] == "scratch/rrr/figures"
     for c in nb.cells:
         if c.cell_type == "code":
             assert c.outputs == [] and c.execution_count is None

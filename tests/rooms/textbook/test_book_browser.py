@@ -2,7 +2,7 @@
 resource, every slider view redraws its plot when its slider moves, and a screenshot of each
 page is saved.
 
-Needs the built site (``paperlib reproduce textbook`` writes ``results/book/``; another folder
+Needs the built site (``paperlib reproduce`` or ``python -m snakemake book`` writes ``results/book/``; another folder
 with ``PAPERLIB_BOOK=...``) and Debian's ``chromium`` (``PAPERLIB_CHROMIUM=...`` for another
 binary). Marked ``browser``: the default test run deselects it; CI runs ``pytest -m browser``
 after building the site. Screenshots go to ``results/screenshots/book/`` (``PAPERLIB_SHOTS``).
@@ -49,7 +49,7 @@ def _pages(site: Path) -> list[str]:
 @pytest.fixture(scope="module")
 def site_url():
     if not (SITE / "index.html").is_file():
-        pytest.fail(f"{SITE}/index.html missing: build the site first (paperlib reproduce textbook)")
+        pytest.fail(f"{SITE}/index.html missing: build the site first (paperlib reproduce, or python -m snakemake book)")
     with serve(SITE) as url:
         yield url
 
