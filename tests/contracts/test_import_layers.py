@@ -8,11 +8,12 @@ this test runs the same contract in-process and adds the circle check, on the im
 
 from __future__ import annotations
 
+import subprocess
 import sys
+from pathlib import Path
 
 import grimp
 import pytest
-from importlinter.application.use_cases import lint_imports
 
 from paperlib.provenance import REPO_ROOT
 
@@ -66,8 +67,16 @@ def graph() -> grimp.ImportGraph:
     return grimp.build_graph("paperlib", cache_dir=None)
 
 
+def _is_ancestor(package: str, module: str) -> bool:
+    return module.startswith(package + ".")
+
+
 def test_no_import_circle(graph):
-    adj = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    """No circle between modules. An import of a module's own ancestor package (``a.b.c`` importing
+    ``a.b``) is not counted: Python has run that package's ``__init__`` before the submodule's first
+    line, so it orders nothing (a package re-exporting its submodules is the usual shape)."""
+    adj = {m: sorted(i for i in graph.find_modules_directly_imported_by(m) if not _is_ancestor(i, m))
+           for m in graph.modules}
     circles = strongly_connected(adj)
     assert not circles, "import circles (break them by moving the shared piece down a layer): " + "; ".join(
         " <-> ".join(c) for c in circles)
@@ -80,16 +89,18 @@ def test_every_top_level_module_is_in_a_layer():
     cfg = configparser.ConfigParser()
     cfg.read(REPO_ROOT / ".importlinter")
     layers = cfg["importlinter:contract:layers"]["layers"]
-    placed = {name.strip() for line in layers.splitlines() for name in line.split("|") if name.strip()}
+    placed = {name.strip() for line in layers.splitlines() for name in line.replace(":", "|").split("|")
+              if name.strip()}
     tops = {f"paperlib.{p.stem}" for p in (REPO_ROOT / "paperlib").glob("*.py") if p.stem != "__init__"}
     tops |= {f"paperlib.{p.parent.name}" for p in (REPO_ROOT / "paperlib").glob("*/__init__.py")}
     assert sorted(tops - placed) == [], "top-level modules missing from the layers of .importlinter"
 
 
-def test_the_layers_contract_is_kept(capsys):
-    kept = lint_imports(config_filename=str(REPO_ROOT / ".importlinter"), cache_dir=None, no_logo=True)
-    report = capsys.readouterr().out
-    assert kept, "broken import contract (.importlinter):\n" + report[-4000:]
+def test_the_layers_contract_is_kept():
+    lint = Path(sys.executable).with_name("lint-imports")
+    proc = subprocess.run([str(lint), "--no-cache", "--config", str(REPO_ROOT / ".importlinter")], cwd=REPO_ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, "broken import contract (.importlinter):\n" + proc.stdout[-4000:] + proc.stderr[-2000:]
 
 
 def _room_packages(graph) -> list[str]:
@@ -103,7 +114,7 @@ def test_no_generic_module_imports_a_room(graph):
     command line's reproduce) reach rooms only through the registry, never by import."""
     rooms = _room_packages(graph)
     generic = [m for m in graph.modules
-               if m.split(".")[1] in ("comparison", "sweeps", "book", "bench")
+               if m.split(".")[1:2] in (["comparison"], ["sweeps"], ["book"], ["bench"], ["archive"])
                or m.startswith("paperlib.experiments.kit") or m in ("paperlib.experiments", "paperlib.experiments.cli")]
     bad = []
     for m in sorted(generic):

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 
 from paperlib.experiments.bearing import study
-from paperlib.experiments.kit.config import load_room_config
+from paperlib.experiments.kit.registry import load_room_config
 from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.provenance import REPO_ROOT
 

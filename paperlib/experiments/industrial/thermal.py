@@ -77,7 +77,7 @@ def storage_settings(run_config: Mapping[str, Any] | None = None, override: str 
     ValueError
         A ``recording_storage`` other than ``analysis`` or ``full``.
     """
-    from paperlib.experiments.kit.config import load_room_config
+    from paperlib.experiments.kit.registry import load_room_config
 
     cfg = load_room_config("industrial", run_config or {}).get("thermal_campaign") or {}
     mode = override if override is not None else cfg.get("recording_storage", "analysis")

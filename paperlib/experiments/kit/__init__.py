@@ -44,7 +44,7 @@ Configuration -- :mod:`paperlib.experiments.kit.config`
     merged key by key, ``over`` wins, inputs not modified); ``Key(types, allowed=None,
     required=False, schema=None, items=None, values=None)`` and ``Schema(keys, open=False)`` declare a room's
     ``config/<slug>.yaml``; ``schema.validate(cfg, where)`` raises ``ConfigError`` naming the key
-    path and the file; ``load_room_config(slug, run_config=None, path=None) -> dict`` reads
+    path and the file; ``registry.load_room_config(slug, run_config=None, path=None) -> dict`` reads
     ``config/<slug>.yaml``, merges the run configuration's ``<slug>:`` section over it
     (``deep_merge``) and validates it against the room's schema; ``config_path(slug)``;
     ``read_run_config(path) -> dict``.
@@ -68,9 +68,9 @@ Notebook parameters -- :mod:`paperlib.experiments.kit.parameters`
     parameter the notebook does not declare.
 """
 
-from paperlib.experiments.kit.config import ConfigError, Key, Schema, deep_merge, load_room_config
+from paperlib.experiments.kit.config import ConfigError, Key, Schema, deep_merge
 from paperlib.experiments.kit.paper import STATUSES, Paper
-from paperlib.experiments.kit.registry import room, rooms, slugs
+from paperlib.experiments.kit.registry import load_room_config, room, rooms, slugs
 from paperlib.experiments.kit.room import BookPage, Room
 
 __all__ = ["Paper", "STATUSES", "Room", "BookPage", "Key", "Schema", "ConfigError", "deep_merge", "load_room_config",

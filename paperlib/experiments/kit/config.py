@@ -21,8 +21,7 @@ import yaml
 
 from paperlib.provenance import REPO_ROOT
 
-__all__ = ["ConfigError", "Key", "Schema", "deep_merge", "config_path", "read_run_config", "read_yaml",
-           "load_room_config"]
+__all__ = ["ConfigError", "Key", "Schema", "deep_merge", "config_path", "read_run_config", "read_yaml"]
 
 
 class ConfigError(ValueError):
@@ -171,48 +170,3 @@ def read_yaml(path: str | os.PathLike[str]) -> dict[str, Any]:
 def read_run_config(path: str | os.PathLike[str] | None) -> dict[str, Any]:
     """A run configuration (``--config FILE``), or ``{}`` without one."""
     return {} if path is None else read_yaml(path)
-
-
-def load_room_config(slug: str, run_config: Mapping[str, Any] | str | os.PathLike[str] | None = None,
-                     path: str | os.PathLike[str] | None = None, schema: Schema | None = None) -> dict[str, Any]:
-    """A room's configuration: its file with the run configuration's ``<slug>:`` section merged over it.
-
-    Parameters
-    ----------
-    slug : str
-        The room.
-    run_config : mapping or path-like, optional
-        A run configuration (already read, or its file).
-    path : path-like, optional
-        The room's file (default ``config/<slug>.yaml``).
-    schema : Schema, optional
-        Checked after the merge (default: the room's ``ROOM.config``, when it declares one).
-
-    Raises
-    ------
-    ConfigError
-        The merged configuration breaks the schema (the message names the key and the files).
-    """
-    p = Path(path) if path is not None else config_path(slug)
-    cfg = read_yaml(p)
-    where = str(p)
-    if run_config is not None and not isinstance(run_config, Mapping):
-        where = f"{p} with {run_config}"
-        run_config = read_run_config(run_config)
-    section = (run_config or {}).get(slug)
-    if section is not None:
-        if not isinstance(section, Mapping):
-            raise ConfigError(f"{where}: run configuration section {slug!r} must be a mapping")
-        cfg = deep_merge(cfg, section)
-        if where == str(p):
-            where = f"{p} (with the run configuration's {slug!r} section)"
-    if schema is None:
-        from paperlib.experiments.kit import registry
-
-        try:
-            schema = registry.room(slug).config
-        except KeyError:
-            schema = None
-    if schema is not None:
-        schema.validate(cfg, where)
-    return cfg

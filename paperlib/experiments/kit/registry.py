@@ -11,12 +11,14 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, Callable, Mapping
 
+from paperlib.experiments.kit.config import ConfigError, Schema, config_path, deep_merge, read_run_config, read_yaml
 from paperlib.experiments.kit.room import Room
 
 __all__ = ["ROOMS_PATH_ENV", "rooms", "room", "slugs", "command_modules", "bench_modules", "sweep_runners",
-           "figure_modules", "config_checks", "reset", "resolve"]
+           "figure_modules", "config_checks", "reset", "resolve", "load_room_config"]
 
 ROOMS_PATH_ENV = "PAPERLIB_ROOMS_PATH"
 #: Packages of ``paperlib.experiments`` that are not rooms.
@@ -129,3 +131,46 @@ def resolve(ref: str | Callable[..., Any]) -> Callable[..., Any]:
 def config_checks(slug: str) -> list[Callable[..., Any]]:
     """The room's configuration checks (:attr:`Room.config_checks`), resolved."""
     return [resolve(c) for c in room(slug).config_checks]
+
+
+def load_room_config(slug: str, run_config: Mapping[str, Any] | str | os.PathLike[str] | None = None,
+                     path: str | os.PathLike[str] | None = None, schema: Schema | None = None) -> dict[str, Any]:
+    """A room's configuration: its file with the run configuration's ``<slug>:`` section merged over it.
+
+    Parameters
+    ----------
+    slug : str
+        The room.
+    run_config : mapping or path-like, optional
+        A run configuration (already read, or its file).
+    path : path-like, optional
+        The room's file (default ``config/<slug>.yaml``).
+    schema : Schema, optional
+        Checked after the merge (default: the room's ``ROOM.config``, when it declares one).
+
+    Raises
+    ------
+    ConfigError
+        The merged configuration breaks the schema (the message names the key and the files).
+    """
+    p = Path(path) if path is not None else config_path(slug)
+    cfg = read_yaml(p)
+    where = str(p)
+    if run_config is not None and not isinstance(run_config, Mapping):
+        where = f"{p} with {run_config}"
+        run_config = read_run_config(run_config)
+    section = (run_config or {}).get(slug)
+    if section is not None:
+        if not isinstance(section, Mapping):
+            raise ConfigError(f"{where}: run configuration section {slug!r} must be a mapping")
+        cfg = deep_merge(cfg, section)
+        if where == str(p):
+            where = f"{p} (with the run configuration's {slug!r} section)"
+    if schema is None:
+        try:
+            schema = room(slug).config
+        except KeyError:
+            schema = None
+    if schema is not None:
+        schema.validate(cfg, where)
+    return cfg

@@ -57,7 +57,8 @@ from typing import Any, Mapping
 import yaml
 
 from paperlib import provenance
-from paperlib.experiments.kit.config import deep_merge, load_room_config, read_run_config
+from paperlib.experiments.kit.config import deep_merge, read_run_config
+from paperlib.experiments.kit.registry import load_room_config
 from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.experiments.mems import sources
 from paperlib.recordings.storage import KEEP_MODES, check_mode, storage_plan

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from paperlib.experiments.kit.config import load_room_config
+from paperlib.experiments.kit.registry import load_room_config
 from paperlib.experiments.kit.parameters import check as check_parameters
 
 __all__ = ["SLUG", "NOTEBOOKS", "load_config", "notebook_params"]

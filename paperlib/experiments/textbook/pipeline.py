@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from paperlib.experiments.kit.config import load_room_config
+from paperlib.experiments.kit.registry import load_room_config
 from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.provenance import REPO_ROOT
 

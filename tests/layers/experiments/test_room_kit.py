@@ -110,18 +110,18 @@ def test_validation_names_the_key_and_the_file(tmp_path: Path, cfg: dict, key: s
     f = tmp_path / "room.yaml"
     f.write_text(json.dumps(cfg))  # JSON is YAML
     with pytest.raises(kconfig.ConfigError) as exc:
-        kconfig.load_room_config("toy", path=f, schema=SCHEMA)
+        registry.load_room_config("toy", path=f, schema=SCHEMA)
     assert key in str(exc.value) and str(f) in str(exc.value)
 
 
 def test_a_valid_configuration_loads_and_the_run_section_is_merged(tmp_path: Path) -> None:
     f = tmp_path / "room.yaml"
     f.write_text("source: twin\nrate_hz: 200\nnotebooks:\n  01_a: {n: 1}\n")
-    cfg = kconfig.load_room_config("toy", {"toy": {"notebooks": {"01_a": {"n": 5}}}, "other": {"x": 1}}, path=f,
+    cfg = registry.load_room_config("toy", {"toy": {"notebooks": {"01_a": {"n": 5}}}, "other": {"x": 1}}, path=f,
                                    schema=SCHEMA)
     assert cfg == {"source": "twin", "rate_hz": 200, "notebooks": {"01_a": {"n": 5}}}
     with pytest.raises(kconfig.ConfigError, match=r"run configuration.*notebooks\.01_a\.n"):
-        kconfig.load_room_config("toy", {"toy": {"notebooks": {"01_a": {"n": 0.5}}}}, path=f, schema=SCHEMA)
+        registry.load_room_config("toy", {"toy": {"notebooks": {"01_a": {"n": 0.5}}}}, path=f, schema=SCHEMA)
 
 
 @pytest.mark.parametrize("slug", ROOM_SLUGS)
@@ -135,7 +135,7 @@ def test_every_room_has_its_config_file_and_it_validates(slug: str) -> None:
 def test_the_smoke_run_configuration_validates_for_every_room() -> None:
     run = kconfig.read_yaml(REPO_ROOT / "config" / "smoke.yaml")
     for slug in ROOM_SLUGS:
-        kconfig.load_room_config(slug, run)
+        registry.load_room_config(slug, run)
 
 
 def test_a_bad_run_section_is_refused_by_a_room_naming_the_key() -> None:
