@@ -4,7 +4,7 @@
 half-life, regularisation, gating, row form, IMU delay, the convergence criterion, a warm start).
 The real-time step (:class:`paperlib.control.controllers.ControllerConfig` extends it with the
 controller's name), the offline :func:`paperlib.estimation.replay.replay`, the twin
-(:func:`paperlib.twin.robots.five_bar.simulate`), the hardware session and command line
+(the twins under ``paperlib/twin/robots/``), the hardware session and command line
 (``paperlib run --estimator-config FILE``) and the recordings (``config["estimator"]``) all take
 or write this one object, whole: a setting cannot be dropped on the way.
 

@@ -21,7 +21,7 @@ does that from the encoder angle ``q`` and the drive torque alone:
 
 No dynamic model is needed: joints whose axis is vertical during their segment carry no gravity.
 Which joints those are is the robot's (``gravity_joints`` of its model, e.g. the ``[plateaus]``
-table of ``data/robots/tx40.toml``); a robot the compendium does not know is handled by applying
+table of a serial arm's ``data/robots/<name>.toml``); a robot the compendium does not know is handled by applying
 eq. 11 to every joint (with a warning), which costs two parameters per segment and changes nothing
 where gravity is absent.
 """
@@ -406,7 +406,7 @@ def robot_gravity_joints(robot: str) -> tuple[int, ...] | None:
     -------
     tuple of int or None
         The robot model's ``gravity_joints`` (:func:`paperlib.robots.load`, e.g. the ``[plateaus]``
-        table of ``data/robots/tx40.toml``), else :data:`GRAVITY_JOINTS`; ``None`` if neither says.
+        table of a serial arm's ``data/robots/<name>.toml``), else :data:`GRAVITY_JOINTS`; ``None`` if neither says.
     """
     from paperlib.robots import load
 

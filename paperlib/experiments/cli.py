@@ -86,6 +86,12 @@ def check_rooms(slugs: list[str], args: argparse.Namespace) -> str | None:
         run_cfg = _run_config(args)
     except (ValueError, OSError) as exc:
         return f"reproduce: bad configuration: {exc}"
+    source = getattr(args, "source", None)
+    for slug in slugs:  # every room's sources first: a refusal names the room that cannot
+        room_sources = registry.room(slug).sources
+        if source is not None and source not in room_sources:
+            return (f"reproduce: {slug} cannot read its recordings from --source {source}: it knows "
+                    f"{', '.join(room_sources)} (its {source} path does not exist yet; nothing falls back to the twin)")
     for slug in slugs:
         for check in registry.config_checks(slug):
             try:

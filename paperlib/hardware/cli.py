@@ -5,7 +5,7 @@
   [--closed-from-start] [--estimator-config FILE.json] [--imu-calibration FILE]``: one run of the paper's random
   point-to-point trajectory at 4 kHz under the chosen controller, recorded
   (:func:`paperlib.hardware.session.run_session`). ``--rig hardware`` needs the rig TOML
-  (``config/rig.example.toml``); ``--rig twin`` steps the 5R twin in the same loop and needs
+  (``config/rig.example.toml``); ``--rig twin`` steps the robot's twin in the same loop and needs
   no hardware. Exit status: 0 completed, 1 stopped by a fault (the recording holds everything
   up to it), 2 the rig could not be brought up (nothing recorded), 130 interrupted (Ctrl-C;
   recording kept).
@@ -44,7 +44,7 @@ def add_parser(subparsers: Any) -> None:
         description="One run of the paper's random point-to-point trajectory under PD, CTC or AC, recorded "
                     "(schema paperlib.recording/2). Emulated hardware is recorded as source 'twin'.")
     p.add_argument("--rig", choices=("hardware", "twin"), required=True,
-                   help="hardware: the robot over EtherCAT (needs --config); twin: the 5R twin in the same loop")
+                   help="hardware: the robot over EtherCAT (needs --config); twin: the robot's twin in the same loop")
     p.add_argument("--config", help="rig configuration TOML (required for --rig hardware; see config/rig.example.toml)")
     p.add_argument("--controller", choices=("PD", "CTC", "AC", "OPEN"), default="AC",
                    help="switches of the paper's Fig. 1 (default AC)")

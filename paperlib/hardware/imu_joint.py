@@ -41,7 +41,7 @@ class ImuJointCalibration:
     -----
     q_dot_j = alpha_g,j * omega_{gyro_axis, j} and
     q_ddot_j = alpha_a,j * a_{accel_axis, j} / r_j, valid for links rotating about a
-    grounded joint in the horizontal plane (the 5R's proximal links); links moving in
+    grounded joint in the horizontal plane (the flagship's proximal links); links moving in
     3-D need the kinematic model and gravity compensation (paper, end of Section 3.2).
     """
 

@@ -49,7 +49,7 @@ VERSION: Final[int] = 1
 """Packet format version this module writes and accepts."""
 
 N_IMU: Final[int] = 2
-"""Number of IMUs on the paper's rig (one per actuated joint of the 5R)."""
+"""Number of IMUs on the paper's rig (one per actuated joint of the flagship's parallel robot)."""
 
 _HEADER = struct.Struct("<4sBBHIQ")  # magic, version, n_imu, flags, seq, timestamp_us
 _IMU_BLOCK = struct.Struct("<HBB6h")  # gyro_fs_dps, accel_fs_g, status, gx gy gz ax ay az

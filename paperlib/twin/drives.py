@@ -39,7 +39,8 @@ from paperlib.friction import lugre as fr
 from paperlib.twin import imu as im
 from paperlib.twin import thermal as th
 
-#: The 5R twin's friction rows: the revolute joints psi_1..psi_5 of the flagship paper.
+#: The flagship twin's friction rows: the revolute joints psi_1..psi_5 of paper 000. (These row
+#: constants are one robot's and belong in its twin file; they are still here.)
 N_FRICTION_JOINTS = 5
 #: Row indices of the geared, actuated joints (psi_1 = q1, psi_2 = pi - q2).
 ACTUATED_JOINTS = (0, 1)

@@ -1,4 +1,4 @@
-"""The 5R twin behind the :class:`~paperlib.rig.Rig` interface, stepped one cycle per ``command``.
+"""A robot's twin behind the :class:`~paperlib.rig.Rig` interface, stepped one cycle per ``command``.
 
 :class:`TwinRig` lets the *hardware* code path -- :func:`paperlib.hardware.loop.run_loop` with its
 absolute deadlines, watchdog and limits, the controller called from Python, the streaming

@@ -22,7 +22,7 @@ Each control cycle k (time ``t_k = k dt``, ``dt = 1 / rate``) runs exactly as a 
    gearboxes heat with their joints' friction power.
 
 Everything the loop touches is passed in (:class:`LoopArrays` builds it), so a run can go in
-chunks (progress bar) and the same compiled loop serves the 5R twin and any toy.
+chunks (progress bar) and the same compiled loop serves every robot's twin.
 """
 
 from __future__ import annotations

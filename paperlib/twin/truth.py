@@ -53,6 +53,6 @@ def twin_truth(twin: Any) -> dict[str, Any]:
     drv = twin.tp.drive_array(twin.dt)
     truth = truth_dict(twin.tp, drv, twin.robot, twin.therm_x)
     truth["emulated_hardware"] = ("the EtherCAT drive and the IMU board were emulated (paperlib.hardware.emulators."
-                                  "twin_rig) around the 5R twin; the data are simulated")
+                                  "twin_rig) around the robot's twin; the data are simulated")
     truth["rated_torque_Nm"] = drv[:, dr.DR_RATED].tolist()
     return truth

@@ -3,7 +3,7 @@
 The paper's rig (Section 3.2) has two independent links to the controller PC: the EtherCAT
 chain (EK1828 coupler with the proximity sensors, Copley dual-axis drive in CST mode) and the
 STM32 streaming both IMUs over UDP at 1 kHz. Both see the *same* robot. Here one
-:class:`~paperlib.twin.plant.TwinPlant` (the 5R twin: closed-chain dynamics, LuGre friction,
+:class:`~paperlib.twin.plant.TwinPlant` (the robot's twin: closed-chain dynamics, LuGre friction,
 thermal gearboxes, the twin's drives and IMU sensor models) sits behind the emulated drive
 (:mod:`paperlib.hardware.emulators.devices`) and, every time the drive advances it, the IMU
 reads the twin's microcontroller made meanwhile are sent as PLIM packets
@@ -377,7 +377,7 @@ def _parse_dest(text: str) -> tuple[str, int]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the emulated rig until SIGTERM/SIGINT."""
-    parser = argparse.ArgumentParser(description="Emulated 5R rig: EtherCAT coupler + dual-axis drive + IMU board, "
+    parser = argparse.ArgumentParser(description="Emulated rig: EtherCAT coupler + dual-axis drive + IMU board, "
                                                  "around the twin")
     parser.add_argument("--ifname", required=True, help="interface the master's EtherCAT frames arrive on")
     parser.add_argument("--imu-dest", default=None, help="IP:PORT of the controller's IMU receiver (omit: no IMU)")
