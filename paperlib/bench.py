@@ -2,8 +2,8 @@
 
 Each layer module listed in :data:`BENCH_MODULES`, and each bench module a room declares
 (:func:`paperlib.experiments.kit.registry.bench_modules`), exposes ``benchmarks() -> dict[str, Callable[[], float]]``
-(a layer's benchmark that needs a robot is bound to one by the room that declares it, e.g. the 5R's
-controller step in ``paperlib/experiments/mems/control_bench.py``);
+(a layer's benchmark that needs a robot is bound to one by the room that declares it, as the
+flagship's room does for the controller step);
 every callable returns one number (its unit is in the key's name: ``_ns``, ``_us``, ``_per_s``...).
 """
 

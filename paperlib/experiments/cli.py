@@ -41,7 +41,7 @@ def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("reproduce", help="rebuild the figures and tables of one, several or all papers",
                               description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("papers", nargs="*", metavar="PAPER",
-                   help=f"paper slug(s) to build: {', '.join(buildable)} (default: all); or `book`, the static "
+                   help=f"paper slug(s) to build: {', '.join(buildable)} (default: all); or book, the static "
                         f"site of the course and every paper built so far (results/book)"
                         + (f"; planned, nothing to build yet: {', '.join(planned)}" if planned else ""))
     p.add_argument("--list", action="store_true", help="list the papers, their status and what each builds; build nothing")

@@ -2,7 +2,7 @@
 
 The allowed values are written out here so that declaring the room imports nothing heavy; the
 room's tests hold them equal to :data:`paperlib.experiments.mems.sources.SOURCES` and
-:data:`paperlib.recording_storage.KEEP_MODES`.
+:data:`paperlib.recordings.storage.KEEP_MODES`.
 """
 
 from __future__ import annotations

@@ -152,7 +152,7 @@ def test_schemas_allow_what_the_rooms_accept() -> None:
     from paperlib.experiments.bearing.config_schema import SCHEMA as BEARING
     from paperlib.experiments.mems import sources
     from paperlib.experiments.mems.config_schema import SCHEMA as MEMS
-    from paperlib.recording_storage import KEEP_MODES
+    from paperlib.recordings.storage import KEEP_MODES
 
     assert set(MEMS.keys["source"].allowed) == set(sources.SOURCES)
     assert set(MEMS.keys["recording_storage"].allowed) == set(KEEP_MODES)

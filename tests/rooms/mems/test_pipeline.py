@@ -151,12 +151,12 @@ def test_snakefile_dry_run_plans_every_step(tmp_path: Path) -> None:
 
 
 def test_hardware_source_is_refused_without_rig(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "paperlib", "reproduce", "--source", "hardware", "--dry-run"],
+    r = subprocess.run([sys.executable, "-m", "paperlib", "reproduce", "mems", "--source", "hardware", "--dry-run"],
                        cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "needs a rig configuration" in r.stderr
     rig = tmp_path / "rig.toml"
     rig.write_text('[rig]\nrobot = "five_bar"\n[ethercat]\ninterface = "paperlib-no-such-if0"\n[imu]\nudp_port = 5005\n')
-    r = subprocess.run([sys.executable, "-m", "paperlib", "reproduce", "--source", "hardware", "--rig-config", str(rig),
+    r = subprocess.run([sys.executable, "-m", "paperlib", "reproduce", "mems", "--source", "hardware", "--rig-config", str(rig),
                         "--dry-run"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "not present on this machine" in r.stderr
     # the Snakefile refuses too, when run directly
