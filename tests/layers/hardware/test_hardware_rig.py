@@ -266,6 +266,7 @@ def _command_to_reply_lag(ds, sl: slice) -> list[int]:
 
 
 @pytest.mark.root
+@pytest.mark.realtime  # fails on a slow host (old and new code alike, 2026-12-03: twin 55x real time)
 def test_stale_replies_after_a_pause_are_detected_and_flushed(root_env, tmp_path):
     # The emulator pauses for 10 ms and then answers every frame that queued up, oldest first (a
     # real ESC never queues). SOEM matches replies by one of 16 frame indices, so the late replies
