@@ -36,6 +36,21 @@ if config.get("config_file"):
 RESULTS = config.get("results_dir") or _RUN_CFG.get("results_root") or "results"
 FIGURES = config.get("figures_dir") or _RUN_CFG.get("figures_root") or "figures"
 CODEGEN_OK = f"{RESULTS}/checks/codegen.ok"
+# Where the recordings come from: --config source= (paperlib reproduce --source; None: each room's config) and,
+# for source archive, archive= the release folder (paperlib reproduce --archive DIR|URL resolves a URL first).
+SOURCE = config.get("source")
+ARCHIVE = config.get("archive")
+
+
+def RECORDING_SHELL(cmd):
+    """The shell command of a rule that makes recordings (its outputs): ``cmd``, or with ``--source archive``
+    the checked copies of the same files from the release (paperlib.recordings.release)."""
+    if SOURCE != "archive":
+        return cmd
+    if not ARCHIVE:
+        return "echo 'source archive: this recording needs the release folder (--archive DIR|URL)' >&2; exit 1"
+    return f"{PY} -m paperlib.recordings.release --release '{ARCHIVE}' --results-root '{RESULTS}' {{output}}"
+
 PAPER_TARGETS = {}
 COMPARISONS = {}
 SITE_TARGETS = []

@@ -2,6 +2,7 @@
 
     paperlib reproduce [PAPER ...] [--list] [--cores 2] [--config FILE] [--dry-run]
                        [--results-dir DIR] [--figures-dir DIR] [--source twin|hardware|archive]
+                       [--archive DIR|URL]
                        [--rig-config FILE] [--full-recordings] [--forceall]
 
 With no PAPER, every paper is built, then the index ``results/paper_comparison.md``. Each paper
@@ -53,6 +54,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--source", choices=["twin", "hardware", "archive"], default=None,
                    help="where the papers' recordings come from (default: each paper's config)"
                         + _source_rooms())
+    p.add_argument("--archive", default=None, metavar="DIR|URL",
+                   help="a data release (paperlib archive pack) to read every recording from: implies --source "
+                        "archive; a URL is fetched, sha256-checked and cached first; no twin code runs")
     p.add_argument("--rig-config", default=None, help="rig configuration TOML (with --source hardware)")
     p.add_argument("--full-recordings", action="store_true",
                    help="keep every channel of the twin recordings the papers make, in float64 (several times "
@@ -88,10 +92,13 @@ def check_rooms(slugs: list[str], args: argparse.Namespace) -> str | None:
         return f"reproduce: bad configuration: {exc}"
     source = getattr(args, "source", None)
     for slug in slugs:  # every room's sources first: a refusal names the room that cannot
-        room_sources = registry.room(slug).sources
-        if source is not None and source not in room_sources:
+        room = registry.room(slug)
+        if source is not None and source not in room.sources:
             return (f"reproduce: {slug} cannot read its recordings from --source {source}: it knows "
-                    f"{', '.join(room_sources)} (its {source} path does not exist yet; nothing falls back to the twin)")
+                    f"{', '.join(room.sources)} (its {source} path does not exist yet; nothing falls back to the twin)")
+        if source == "archive" and not getattr(args, "archive", None) and not room.own_archive:
+            return (f"reproduce: {slug}: --source archive needs the release to read from: --archive DIR|URL "
+                    "(a folder written by `paperlib archive pack`)")
     for slug in slugs:
         for check in registry.config_checks(slug):
             try:
@@ -100,6 +107,24 @@ def check_rooms(slugs: list[str], args: argparse.Namespace) -> str | None:
                 return f"reproduce: bad configuration: {exc}"
             except RuntimeError as exc:
                 return f"reproduce: {exc}"
+    return None
+
+
+def _use_archive(args: argparse.Namespace) -> str | None:
+    """``--archive DIR|URL``: the source becomes ``archive`` and the release a verified local folder.
+
+    Returns the refusal message, or None (``args.archive`` is then the folder's absolute path).
+    """
+    from paperlib.archive.errors import ArchiveError
+    from paperlib.archive.fetch import resolve
+
+    if args.source not in (None, "archive"):
+        return f"reproduce: --archive reads the recordings from a release; it cannot be combined with --source {args.source}"
+    args.source = "archive"
+    try:
+        args.archive = str(Path(resolve(args.archive)).resolve())
+    except ArchiveError as exc:
+        return f"reproduce: --archive {args.archive}: {exc}"
     return None
 
 
@@ -141,7 +166,7 @@ def snakemake_command(args: argparse.Namespace) -> list[str]:
     if args.config:
         cfg.append(f"config_file={Path(args.config).resolve()}")
     for key, val in (("results_dir", args.results_dir), ("figures_dir", args.figures_dir), ("source", args.source),
-                     ("rig_config", args.rig_config)):
+                     ("archive", getattr(args, "archive", None)), ("rig_config", args.rig_config)):
         if val is not None:
             cfg.append(f"{key}={val}")
     if getattr(args, "full_recordings", False):
@@ -208,6 +233,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"reproduce: {', '.join(planned)}: planned, nothing to build yet (see --list)", file=sys.stderr)
         return 2
     results_root, figures_root = _roots(args)
+    if args.archive is not None:
+        refused = _use_archive(args)
+        if refused:
+            print(refused, file=sys.stderr)
+            return 2
     refused = check_rooms([s for s in slugs if s not in planned], args)
     if refused:
         print(refused, file=sys.stderr)
@@ -217,6 +247,10 @@ def run(args: argparse.Namespace) -> int:
     cmd = snakemake_command(args)
     env = dict(os.environ)
     env.setdefault("MPLBACKEND", "Agg")
+    if args.source == "archive":  # a build from archived recordings runs no twin: a room that tries stops
+        from paperlib.twin.guard import FORBID_ENV
+
+        env[FORBID_ENV] = "1"
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, env=env)
     wall = time.perf_counter() - t0

@@ -38,6 +38,7 @@ from paperlib.robots.kernel_sets import robot_dynamics, robot_state_terms
 from paperlib.twin import drives as dr
 from paperlib.twin import imu as im
 from paperlib.twin import thermal as th
+from paperlib.twin.guard import check_allowed
 
 # energy accumulators (a float array of two): motor work, friction dissipation [J]
 EN_MOTOR, EN_FRICTION = 0, 1
@@ -280,6 +281,7 @@ class TwinPlant:
     def __init__(self, seed: int = 1, q0: Any = None, twin_params: Any = None, robot: Any = None) -> None:
         from paperlib import robots
 
+        check_allowed("paperlib.twin.plant.TwinPlant")
         self.tp = twin_params or dr.load_twin_params()
         self.robot = robot or robots.load(self.tp.robot_name)
         self.dt = 1.0 / self.robot.sample_rate_hz

@@ -41,6 +41,7 @@ from paperlib.twin import drives as dr
 from paperlib.twin import imu as im
 from paperlib.twin import thermal as th
 from paperlib.twin.plant import EN_FRICTION, EN_MOTOR, cycle_begin, cycle_finish, cycle_forces, cycle_scratch
+from paperlib.twin.guard import twin_run
 
 SENSE_IDEAL, SENSE_IMU = 0, 1
 TORQUE_DRIVE, TORQUE_SENSOR = 0, 1
@@ -228,6 +229,7 @@ class LoopArrays:
 CHUNK_S = 5.0
 
 
+@twin_run
 def run(arrays: LoopArrays, *, progress: str | None = None, chunk_s: float | None = None) -> tuple[int, int]:
     """Run the whole setpoint grid; returns (status, k_stop). ``progress``: a tqdm label (chunks of ``chunk_s``)."""
     N = arrays["q_sp"].shape[0]

@@ -62,6 +62,14 @@ Pipeline rules -- :mod:`paperlib.experiments.kit.code_inputs` (the code inputs o
     :mod:`paperlib.experiments.kit.outputs_guard` (the notebooks' output guard); both from the
     ``rulekit`` branch.
 
+Recordings -- :mod:`paperlib.experiments.kit.sources`
+    ``RecordingSource(slug, results_dir, source="twin", archive=None)``; ``.obtain(name, make)``
+    returns recording ``name``: ``make()`` written to ``<results_dir>/recordings/<name>.nc`` and read
+    back, or (``source="archive"``) the release's ``results/<slug>/recordings/<name>.nc`` copied
+    there, sha256-checked, and read (``make`` never called). Pipeline rules that make recordings
+    wrap their command in the Snakefile's ``RECORDING_SHELL(cmd)``; ``paperlib reproduce --archive``
+    forbids every twin run meanwhile (:mod:`paperlib.twin.guard`).
+
 Notebook parameters -- :mod:`paperlib.experiments.kit.parameters`
     ``declared(notebook) -> dict`` names and literal values of the cell tagged ``parameters``;
     ``check(notebook, params)`` raises ``ParameterError`` (a ``ValueError``) naming every

@@ -65,6 +65,9 @@ class Room:
     book : BookPage
     sources : sequence of str
         The ``--source`` values the room understands (``twin``, ``hardware``, ``archive``).
+    own_archive : bool
+        The room keeps an archive of its own in the repository, which ``--source archive`` reads
+        when no release is given (``--archive``); without one such a build is refused.
     """
 
     paper: Paper
@@ -76,6 +79,7 @@ class Room:
     config: Schema | None = None
     book: BookPage = field(default_factory=BookPage)
     sources: Sequence[str] = ("twin",)
+    own_archive: bool = False
 
     @property
     def slug(self) -> str:

@@ -42,4 +42,5 @@ ROOM = Room(
     config=SCHEMA,
     book=BookPage(flat_legacy=True),
     sources=("twin", "hardware", "archive"),
+    own_archive=True,  # data/recordings/registry.toml
 )

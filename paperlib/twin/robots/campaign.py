@@ -44,6 +44,7 @@ from paperlib.friction.lugre import (FR_ALPHA_C, FR_BETA_V, FR_DELTA, FR_DV, FR_
                                     N_FRICTION_PARAMS, steady_friction)
 from paperlib.twin.thermal import (GearboxThermal, modal_form, thermal_array, thermal_discrete_array,
                                    thermal_step)
+from paperlib.twin.guard import twin_run
 
 __all__ = [
     "DEFAULT_PARAMS", "TX40_URDF", "CampaignParams", "DaySpec", "CycleProgram",
@@ -523,6 +524,7 @@ def tx40_rigid_body() -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarr
     return lambda Q, QD, QDD: np.asarray(arm.inverse_dynamics(Q, QD, QDD))
 
 
+@twin_run
 def simulate_day(params: CampaignParams, spec: DaySpec,
                  rigid_body: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
                  cycles: int | None = None, temperature_log_s: float = 10.0) -> DayResult:

@@ -21,6 +21,7 @@ import numpy as np
 import xarray as xr
 
 from paperlib.robots.serial import JointColumns, SerialArm, inertial_from_com
+from paperlib.twin.guard import twin_run
 
 __all__ = ["planar_arm", "true_params", "simulate", "ROBOT"]
 
@@ -71,6 +72,7 @@ def true_params(arm: SerialArm, fv: Sequence[float] | float = 0.3, fc: Sequence[
     return arm.nominal_params(**vals)
 
 
+@twin_run
 def simulate(arm: SerialArm, trajectory: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]], *,
              duration_s: float, sample_rate_hz: float = 500.0, params: np.ndarray | None = None,
              torque_noise_Nm: float = 0.05, counts_per_rev: int = 2**16, seed: int = 0,

@@ -45,6 +45,7 @@ from paperlib.kernels import three_rrr as K
 from paperlib.robots.kernel_sets import robot_state_terms
 from paperlib.robots.three_rrr import ThreeRRR
 from paperlib.twin.plant import friction_torques, mapped_accel_from, plant_rk4_mapped
+from paperlib.twin.guard import twin_run
 
 DEFAULT_TWIN_TOML = provenance.REPO_ROOT / "data" / "twin" / "three_rrr_twin.toml"
 
@@ -244,6 +245,7 @@ def reference_joints(robot: ThreeRRR, p: np.ndarray, pd: np.ndarray) -> tuple[np
     return th, np.einsum("nij,nj->ni", J, pd)
 
 
+@twin_run
 def simulate(robot: ThreeRRR, twin: ThreeRRRTwin, ref: Mapping[str, np.ndarray], tau_ff: np.ndarray | None = None
              ) -> dict[str, np.ndarray]:
     """Run the closed loop along a platform reference sampled at the twin's control rate.

@@ -41,6 +41,7 @@ import numba as nb
 import numpy as np
 
 from paperlib.friction.stribeck import StribeckLaw, stribeck_torque
+from paperlib.twin.guard import twin_run
 
 __all__ = ["RippleComponent", "TorqueJointTwin", "JointRun", "trapezoidal_torque_profile",
            "trapezoidal_moves", "NO_LOAD_PEAKS_NM", "simulate_joint", "run_joint"]
@@ -375,6 +376,7 @@ class JointRun:
     setpoint: np.ndarray | None = None
 
 
+@twin_run
 def run_joint(twin: TorqueJointTwin, *, tau_ff: np.ndarray | None = None,
               setpoint: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
               bearing: Any | None = None, q0: float = 0.0, seed: int = 0) -> JointRun:

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from paperlib.friction.stribeck import StribeckLaw
+from paperlib.twin.guard import twin_run
 
 __all__ = ["WheelBearing", "GRADES", "population"]
 
@@ -87,6 +88,7 @@ GRADES: dict[str, dict[str, tuple[float, float]]] = {
 }
 
 
+@twin_run
 def population(grade: str, n: int, seed: int) -> list[WheelBearing]:
     """``n`` bearings of one grade, drawn reproducibly from :data:`GRADES`.
 
