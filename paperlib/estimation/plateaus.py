@@ -39,22 +39,13 @@ from paperlib.friction.polynomial import FrictionModel
 from paperlib.signals import zero_phase_derivatives
 
 __all__ = [
-    "EQ4", "GRAVITY_JOINTS", "REFERENCE_FRACTION", "Plateau", "JointFriction", "robot_gravity_joints",
+    "EQ4", "REFERENCE_FRACTION", "Plateau", "JointFriction", "robot_gravity_joints",
     "derive_kinematics", "detect_plateaus", "group_segments", "eq4_columns", "fit_eq4",
     "eq4_torque", "segment_friction", "plateau_friction", "recording_friction",
 ]
 
 EQ4 = FrictionModel(joints=(1,), order=3, symmetric=True, name="paper 001, eq. 4")
 """Eq. 4 is the symmetric order-3 polynomial: columns sign(v) |v|^k, k = 0..3."""
-
-GRAVITY_JOINTS: dict[str, tuple[int, ...]] = {
-    "efort_er3a_c60": (2, 3),
-}
-"""Joints (labels) whose friction segments carry gravity, for robots the compendium has no model of.
-
-Paper 001 puts its EFORT robots (no public model or data) in configurations where the axes of
-joints 1, 4, 5 and 6 are vertical and removes gravity by eq. 11 for joints 2 and 3. A robot with
-a model states its own (:func:`robot_gravity_joints`)."""
 
 REFERENCE_FRACTION = 0.6
 """Reference speed of the friction-versus-time curves: 60 % of the fastest plateau (Figs. 6-7)."""
@@ -406,7 +397,8 @@ def robot_gravity_joints(robot: str) -> tuple[int, ...] | None:
     -------
     tuple of int or None
         The robot model's ``gravity_joints`` (:func:`paperlib.robots.load`, e.g. the ``[plateaus]``
-        table of a serial arm's ``data/robots/<name>.toml``), else :data:`GRAVITY_JOINTS`; ``None`` if neither says.
+        table of a serial arm's ``data/robots/<name>.toml``); ``None`` for a robot without a model
+        file (the caller states them: ``gravity_joints=``), or whose model does not say.
     """
     from paperlib.robots import load
 
@@ -414,9 +406,7 @@ def robot_gravity_joints(robot: str) -> tuple[int, ...] | None:
         stated = getattr(load(robot), "gravity_joints", None)
     except ValueError:  # no model of this robot
         stated = None
-    if stated is not None:
-        return tuple(int(j) for j in stated)
-    return GRAVITY_JOINTS.get(robot)
+    return None if stated is None else tuple(int(j) for j in stated)
 
 
 def _torque_channel(ds: xr.Dataset, name: str) -> str:

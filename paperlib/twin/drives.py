@@ -19,8 +19,9 @@ Torques here are motor-side [N m]; the joint receives ``iota tau_m`` (:func:`joi
 Parameter row per axis, ``params[a, DR_*]`` (float64), built for one integration step ``dt``
 by :func:`drive_array`; state per axis ``state[a, DS_*]``.
 
-The module also holds :func:`load_twin_params`, which reads, checks and converts the whole
-``data/twin/five_bar_twin.toml`` (friction, thermal, drives, IMUs) into :class:`TwinParams`.
+The module also holds :func:`load_twin_params`, which reads, checks and converts a robot's whole
+twin file ``data/twin/<robot>_twin.toml`` (friction, thermal, drives, IMUs; as many numbered
+tables of each as the robot has) into :class:`TwinParams`.
 """
 
 from __future__ import annotations
@@ -39,14 +40,6 @@ from paperlib.friction import lugre as fr
 from paperlib.twin import imu as im
 from paperlib.twin import thermal as th
 
-#: The flagship twin's friction rows: the revolute joints psi_1..psi_5 of paper 000. (These row
-#: constants are one robot's and belong in its twin file; they are still here.)
-N_FRICTION_JOINTS = 5
-#: Row indices of the geared, actuated joints (psi_1 = q1, psi_2 = pi - q2).
-ACTUATED_JOINTS = (0, 1)
-#: Row indices of the passive hinges (psi_3, psi_4, psi_5).
-PASSIVE_JOINTS = (2, 3, 4)
-
 __all__ = [
     "DR_KT", "DR_KT_BAR", "DR_KS", "DR_I_OFFSET", "DR_GEAR", "DR_RATED", "DR_TAU_MAX",
     "DR_I_MAX", "DR_WN", "DR_ZETA", "DR_DT", "DR_PHI", "DR_GAM", "DR_AVG", "DR_AVG_U",
@@ -54,7 +47,7 @@ __all__ = [
     "DriveCommon", "DriveAxis", "DRIVE_COMMON_RANGES", "DRIVE_AXIS_RANGES",
     "natural_frequency", "drive_array", "drive_initial_state", "pi_pds",
     "quantize_permille", "drive_step", "joint_torque",
-    "TwinParams", "DEFAULT_TWIN_TOML", "load_twin_params", "TwinConfigError",
+    "TwinParams", "TWIN_DIR", "twin_params_path", "load_twin_params", "TwinConfigError",
 ]
 
 DR_KT = 0          #: true torque constant kT [N m/A]
@@ -266,8 +259,13 @@ def joint_torque(tau_motor: float, params: np.ndarray) -> float:
 
 
 # --- the twin parameter file --------------------------------------------------------------------
-DEFAULT_TWIN_TOML = Path(__file__).resolve().parents[2] / "data" / "twin" / "five_bar_twin.toml"
-"""``data/twin/five_bar_twin.toml`` of the repository."""
+TWIN_DIR = Path(__file__).resolve().parents[2] / "data" / "twin"
+"""The repository's twin parameter files, ``data/twin/<robot>_twin.toml``."""
+
+
+def twin_params_path(robot: str) -> Path:
+    """The twin parameter file of robot ``robot``: ``data/twin/<robot>_twin.toml``."""
+    return TWIN_DIR / f"{robot}_twin.toml"
 
 _TEXT_KEYS = {"reason", "status", "role", "name", "note", "robot", "model", "source"}
 
@@ -281,25 +279,27 @@ class TwinParams:
     path : Path
         File read.
     friction_joints : list of FrictionJoint
-        psi_1..psi_5.
-    friction : ndarray, shape (5, N_FRICTION_PARAMS)
+        One per ``[friction.jointN]`` table, N = 1, 2, ... in order (the robot's friction joints).
+    friction : ndarray, shape (n_friction, N_FRICTION_PARAMS)
         ``paperlib.friction.lugre`` rows.
     gearboxes : list of GearboxThermal
-        Gearboxes of joints psi_1 and psi_2.
-    thermal : ndarray, shape (2, N_THERMAL_PARAMS)
+        One per ``[thermal.gearboxN]`` table: the gearboxes of the first ``len(gearboxes)`` joints.
+    thermal : ndarray, shape (n_gearbox, N_THERMAL_PARAMS)
         ``paperlib.twin.thermal`` rows.
     ambient_degC : float
         Room temperature [degC].
     design_power_W : ndarray, shape (2,)
         Constant friction power equivalent to the warm-up motion (for ``thermal.warm_up``) [W].
     warmup_minutes, warmup_velocity_amplitude_rad_per_s, warmup_target_case_degC : float
-        The flagship's warm-up (120 min of fast alternating motion -> 39 degC case).
+        The robot's warm-up, as its file states it.
     drive_common : DriveCommon
     drive_axes : list of DriveAxis
+        One per ``[drives.axisN]`` table.
     imu_common : ImuCommon
     imu_sensors : list of ImuSensor
+        One per ``[imu.imuN]`` table.
     imu_link : ImuLink
-    imu : ndarray, shape (2, N_IMU_PARAMS)
+    imu : ndarray, shape (n_imu, N_IMU_PARAMS)
         ``paperlib.twin.imu`` rows.
     link : ndarray, shape (N_LINK_PARAMS,)
     raw : dict
@@ -334,8 +334,24 @@ class TwinParams:
         return th.thermal_discrete_array(self.thermal, dt)
 
     @property
+    def actuated_joints(self) -> tuple[int, ...]:
+        """Rows of the friction joints whose ``role`` is ``actuated`` (geared, driven)."""
+        return tuple(j for j, r in enumerate(self.friction_roles) if r == "actuated")
+
+    @property
+    def passive_joints(self) -> tuple[int, ...]:
+        """Rows of the friction joints whose ``role`` is ``passive`` (unactuated hinges)."""
+        return tuple(j for j, r in enumerate(self.friction_roles) if r == "passive")
+
+    @property
+    def friction_roles(self) -> tuple[str, ...]:
+        """``role`` of each ``[friction.jointN]`` table, in row order."""
+        ft = self.raw["friction"]
+        return tuple(str(ft[name]["role"]) for name in _numbered(ft, "joint", "friction"))
+
+    @property
     def pi_pds(self) -> np.ndarray:
-        """True PDS gains of the two axes, shape (2,)."""
+        """True PDS gains of the axes, shape (n_axes,)."""
         return np.array([a.pi_pds for a in self.drive_axes])
 
     @property
@@ -354,6 +370,19 @@ def _table(parent: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]
     if not isinstance(t, Mapping):
         raise TwinConfigError(f"{where}: missing table [{key}]")
     return t
+
+
+def _numbered(parent: Mapping[str, Any], prefix: str, where: str) -> tuple[str, ...]:
+    """The sub-table names ``<prefix>1``, ``<prefix>2``, ... of ``parent``: at least one, numbered without gaps."""
+    found = sorted((int(k[len(prefix):]), k) for k, v in parent.items()
+                   if isinstance(v, Mapping) and k.startswith(prefix) and k[len(prefix):].isdigit())
+    names = tuple(k for _, k in found)
+    if not names:
+        raise TwinConfigError(f"[{where}] needs at least one table [{where}.{prefix}1]")
+    want = tuple(f"{prefix}{i + 1}" for i in range(len(names)))
+    if names != want:
+        raise TwinConfigError(f"[{where}] tables must be numbered {', '.join(want)} without gaps; got {', '.join(names)}")
+    return names
 
 
 def _check(table: Mapping[str, Any], ranges: Mapping[str, tuple[float, float]], where: str,
@@ -385,15 +414,14 @@ def _check(table: Mapping[str, Any], ranges: Mapping[str, tuple[float, float]], 
 
 def _friction(doc: Mapping[str, Any]) -> tuple[list[fr.FrictionJoint], np.ndarray]:
     ft = _table(doc, "friction", "twin")
-    names = tuple(f"joint{j + 1}" for j in range(N_FRICTION_JOINTS))
+    names = _numbered(ft, "joint", "friction")
     _check(ft, {"reference_temperature_degC": (-20.0, 80.0)}, "friction", names)
     joints = []
-    for j, name in enumerate(names):
+    for name in names:
         t = _table(ft, name, "friction")
         _check(t, fr.FRICTION_JOINT_RANGES, f"friction.{name}")
-        want = "actuated" if j in ACTUATED_JOINTS else "passive"
-        if t.get("role") != want:
-            raise TwinConfigError(f"[friction.{name}] role must be {want!r}")
+        if t.get("role") not in ("actuated", "passive"):
+            raise TwinConfigError(f"[friction.{name}] role must be 'actuated' or 'passive'")
         joints.append(fr.FrictionJoint.from_mapping(t, ft["reference_temperature_degC"]))
     arr = fr.friction_array(joints)
     return joints, arr
@@ -404,9 +432,9 @@ def _thermal(doc: Mapping[str, Any]) -> dict[str, Any]:
     _check(tt, {"ambient_degC": (-20.0, 60.0), "warmup_minutes": (0.0, 1e4),
                 "warmup_velocity_amplitude_rad_per_s": (0.0, 20.0),
                 "warmup_target_case_degC": (-20.0, 120.0)}, "thermal",
-           ("gearbox1", "gearbox2"))
+           _numbered(tt, "gearbox", "thermal"))
     gbs, power = [], []
-    for name in ("gearbox1", "gearbox2"):
+    for name in _numbered(tt, "gearbox", "thermal"):
         t = _table(tt, name, "thermal")
         _check(t, th.GEARBOX_THERMAL_RANGES, f"thermal.{name}")
         gbs.append(th.GearboxThermal.from_mapping(t))
@@ -421,10 +449,10 @@ def _thermal(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 def _drives(doc: Mapping[str, Any]) -> tuple[DriveCommon, list[DriveAxis]]:
     dt_ = _table(doc, "drives", "twin")
-    _check(dt_, DRIVE_COMMON_RANGES, "drives", ("axis1", "axis2"))
+    _check(dt_, DRIVE_COMMON_RANGES, "drives", _numbered(dt_, "axis", "drives"))
     common = DriveCommon.from_mapping(dt_)
     axes = []
-    for name in ("axis1", "axis2"):
+    for name in _numbered(dt_, "axis", "drives"):
         t = _table(dt_, name, "drives")
         _check(t, DRIVE_AXIS_RANGES, f"drives.{name}")
         ax = DriveAxis.from_mapping(t)
@@ -452,10 +480,10 @@ def _check_axis(c: DriveCommon, ax: DriveAxis, name: str) -> None:
 
 def _imus(doc: Mapping[str, Any]) -> dict[str, Any]:
     it = _table(doc, "imu", "twin")
-    _check(it, im.IMU_COMMON_RANGES, "imu", ("imu1", "imu2", "link"))
+    _check(it, im.IMU_COMMON_RANGES, "imu", (*_numbered(it, "imu", "imu"), "link"))
     common = im.ImuCommon.from_mapping(it)
     sensors = []
-    for name in ("imu1", "imu2"):
+    for name in _numbered(it, "imu", "imu"):
         t = _table(it, name, "imu")
         _check(t, im.IMU_SENSOR_RANGES, f"imu.{name}")
         sensors.append(im.ImuSensor.from_mapping(t))
@@ -470,13 +498,16 @@ def _imus(doc: Mapping[str, Any]) -> dict[str, Any]:
             "imu": im.imu_array(common, sensors), "link": link_arr}
 
 
-def load_twin_params(path: str | Path | None = None) -> TwinParams:
-    """Read, check and convert the twin's true parameters.
+def load_twin_params(path: str | Path | None = None, *, robot: str | None = None) -> TwinParams:
+    """Read, check and convert a twin's true parameters.
 
     Parameters
     ----------
     path : str or Path, optional
-        TOML file; default :data:`DEFAULT_TWIN_TOML`.
+        TOML file.
+    robot : str, optional
+        Without ``path``: the robot whose file :func:`twin_params_path` names (default: the
+        default twin's robot, :data:`paperlib.twin.robots.DEFAULT_TWIN`).
 
     Returns
     -------
@@ -488,7 +519,11 @@ def load_twin_params(path: str | Path | None = None) -> TwinParams:
         Missing/unknown key, value out of range, missing reason, or an axis whose gear
         ratio cannot reach the paper's joint speed or torque.
     """
-    path = Path(path) if path is not None else DEFAULT_TWIN_TOML
+    if path is None:
+        from paperlib.twin.robots import DEFAULT_TWIN
+
+        path = twin_params_path(robot or DEFAULT_TWIN)
+    path = Path(path)
     with open(path, "rb") as f:
         doc = tomllib.load(f)
     meta = _table(doc, "meta", "twin")

@@ -17,8 +17,8 @@ compiled phases around the caller's sensing, control and logging:
 :class:`TwinPlant` runs the same three phases, with the twin's drives and IMUs, behind the
 ``step(torque_Nm, dt)`` interface the emulated EtherCAT drive calls.
 
-Drives whose map changes with the configuration (a parallel robot's actuated Jacobian, the
-3-RRR twin of :mod:`paperlib.twin.robots`) hold their torques rather than the generalized
+Drives whose map changes with the configuration (a parallel robot's actuated Jacobian: a twin
+of :mod:`paperlib.twin.robots` that drives a closed chain through it) hold their torques rather than the generalized
 forces: :func:`friction_torques` (the friction part of :func:`plant_forces`), then
 :func:`plant_rk4_mapped`, which maps the held joint torques by the Jacobian of every RK4 stage
 (the same RK4 as :func:`plant_rk4`). Holding ``Q`` of the step's start instead would make the

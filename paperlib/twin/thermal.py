@@ -405,7 +405,7 @@ def design_network(tau_fast_s: float, tau_slow_s: float, power_W: float,
     Returns
     -------
     GearboxThermal
-        The network (how ``data/twin/five_bar_twin.toml`` values were chosen).
+        The network (how a twin file's thermal values are chosen).
     """
     g_ic = power_W / inner_case_gradient_K
     s = 1.0 / tau_fast_s + 1.0 / tau_slow_s

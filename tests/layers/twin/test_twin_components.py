@@ -37,7 +37,7 @@ def test_loader_builds_arrays(twin: dr.TwinParams) -> None:
 
 
 def _write_variant(tmp_path: Path, old: str, new: str) -> Path:
-    text = dr.DEFAULT_TWIN_TOML.read_text()
+    text = dr.twin_params_path("five_bar").read_text()
     assert old in text
     p = tmp_path / "twin.toml"
     p.write_text(text.replace(old, new, 1))
@@ -56,6 +56,16 @@ def _write_variant(tmp_path: Path, old: str, new: str) -> Path:
 def test_loader_rejects_bad_files(tmp_path: Path, old: str, new: str, match: str) -> None:
     with pytest.raises(dr.TwinConfigError, match=match):
         dr.load_twin_params(_write_variant(tmp_path, old, new))
+
+
+def test_loader_reads_the_roles_and_counts_from_the_file(twin: dr.TwinParams, tmp_path: Path) -> None:
+    # the five_bar file: two actuated joints then three passive hinges, two gearboxes, axes and IMUs
+    assert twin.actuated_joints == (0, 1) and twin.passive_joints == (2, 3, 4)
+    assert twin.friction.shape[0] == 5 and twin.thermal.shape[0] == 2 and len(twin.drive_axes) == 2
+    with pytest.raises(dr.TwinConfigError, match="role must be 'actuated' or 'passive'"):
+        dr.load_twin_params(_write_variant(tmp_path, 'role = "passive"', 'role = "driven"'))
+    with pytest.raises(dr.TwinConfigError, match="numbered joint1, .*joint5 without gaps; got .*joint7"):
+        dr.load_twin_params(_write_variant(tmp_path, "[friction.joint3]", "[friction.joint7]"))
 
 
 # --- friction ----------------------------------------------------------------------------------
@@ -86,7 +96,7 @@ def test_friction_falls_with_temperature(twin: dr.TwinParams) -> None:
     warm = th.warm_up_alternating(twin.warmup_minutes, twin.warmup_velocity_amplitude_rad_per_s,
                                   twin.friction, twin.thermal, twin.ambient_degC)
     v = np.array([0.2, 0.5, 1.0, 2.0, 3.0, 3.7])
-    for j in dr.ACTUATED_JOINTS:
+    for j in twin.actuated_joints:
         p = twin.friction[j]
         cold = fr.steady_friction_curve(v, p, 22.0)
         at39 = fr.steady_friction_curve(v, p, 39.0)
@@ -104,7 +114,7 @@ def _odd_poly_fit(v: np.ndarray, f: np.ndarray, order: int) -> tuple[np.ndarray,
 
 def test_model_order_matters(twin: dr.TwinParams) -> None:
     v = np.linspace(0.05, 3.7, 300)
-    for j in dr.ACTUATED_JOINTS:
+    for j in twin.actuated_joints:
         quad = []
         for T in (22.0, 39.0):
             f = fr.steady_friction_curve(v, twin.friction[j], T)
@@ -121,10 +131,10 @@ def test_model_order_matters(twin: dr.TwinParams) -> None:
 
 def test_joint_levels(twin: dr.TwinParams) -> None:
     v = np.array([0.5, 2.0, 3.7])
-    act = [fr.steady_friction_curve(v, twin.friction[j], 22.0) for j in dr.ACTUATED_JOINTS]
+    act = [fr.steady_friction_curve(v, twin.friction[j], 22.0) for j in twin.actuated_joints]
     diff = act[1] / act[0]
     assert np.all((diff > 0.75) & (diff < 0.9)), diff  # nominally identical gearboxes differ
-    for j in dr.PASSIVE_JOINTS:
+    for j in twin.passive_joints:
         ratio = fr.steady_friction_curve(v, twin.friction[j], 22.0) / act[1]
         assert np.all((ratio > 0.003) & (ratio < 0.05))  # passive hinges: ~0.4-2 % of the actuated joints
 
@@ -154,7 +164,7 @@ def _single_mass(p: np.ndarray, T: float, J: float, u: float, h: float, n: int
 @pytest.mark.parametrize("T", [22.0, 46.0])
 def test_lugre_sticks_below_breakaway_and_slides_above(twin: dr.TwinParams, T: float) -> None:
     h, n, J = 1 / 16000, 8000, 0.3
-    for j in dr.ACTUATED_JOINTS:
+    for j in twin.actuated_joints:
         p = twin.friction[j]
         breakaway = fr.stribeck_level(0.0, p, T)  # = Fs s_c(T)
         presliding = breakaway / p[fr.FR_SIGMA0]
@@ -486,7 +496,7 @@ def test_kernels_compose_in_one_njit_loop(twin: dr.TwinParams) -> None:
 
 def test_fused_lugre_step_matches_the_separate_functions(twin: dr.TwinParams) -> None:
     h = 2.5e-4
-    for j in range(dr.N_FRICTION_JOINTS):
+    for j in range(len(twin.friction_joints)):
         p = twin.friction[j]
         for v in (-3.7, -0.4, -1e-3, 0.0, 2e-3, 0.15, 1.0, 3.7):
             for z in (-2e-4, 0.0, 1e-4):
