@@ -6,6 +6,8 @@
 #
 # The recording is imported public data, never committed. The files come from a local mirror
 # (PAPERLIB_DATA_MIRROR or ../shared/external/staubli_tx40) or their public source (pooch).
+# --source archive (paperlib reproduce industrial --archive DIR): the recordings are copied from the release
+# (RECORDING_SHELL) and the notebooks get source/archive, so nothing is imported or simulated.
 
 import yaml as _ind_yaml
 
@@ -27,7 +29,7 @@ PAPER_TARGETS["industrial"] = [f"{IND_RES}/{IND_NB}.json", f"{IND_RES}/notebooks
 room_table("industrial", res=IND_RES)  # both notebooks' results, in their order
 
 
-# Imported public data (source: hardware): fetched or read from a mirror, sha256 checked.
+# Imported public data (source: hardware): fetched or read from a mirror, sha256 checked (archive: the release's copy).
 rule industrial_tx40_recording:
     input:
         code=CODE_INPUTS(["paperlib.data.cli", "paperlib.data.tx40"]),  # the importer is named at run time
@@ -37,10 +39,10 @@ rule industrial_tx40_recording:
     log:
         f"{IND_RES}/logs/tx40_recording.log",
     shell:
-        "{PY} -m paperlib data fetch tx40 --output {output} > {log} 2>&1"
+        RECORDING_SHELL("{PY} -m paperlib data fetch tx40 --output {output} > {log} 2>&1")
 
 
 room_notebook("industrial", IND_NB, res=IND_RES, notebook=IND_NOTEBOOK, outputs={"figures": IND_FIGS},
               params={**IND_CFG["tx40_identification"], "recording": f"{IND_RES}/recordings/tx40.nc",
-                      "results_dir": IND_RES, "figures_dir": IND_FIG},
+                      "results_dir": IND_RES, "figures_dir": IND_FIG, "source": SOURCE or "twin", "archive": ARCHIVE},
               inputs={"recording": f"{IND_RES}/recordings/tx40.nc", "codegen": CODEGEN_OK, "data": IND_DATA})

@@ -23,6 +23,7 @@ PAPER_TARGETS.setdefault("industrial", []).extend(
 
 # Twin recordings (source twin): with recording_storage analysis only what notebook 02 reads, the angles as
 # integer counts (paperlib.experiments.industrial.thermal.storage); full keeps everything in float64.
+# --source archive: the release's files, exactly as they were stored (RECORDING_SHELL); nothing simulated.
 rule industrial_thermal_recording:
     input:
         code=CODE_INPUTS(["paperlib.experiments.industrial.thermal"]),
@@ -38,12 +39,13 @@ rule industrial_thermal_recording:
     log:
         f"{RESULTS}/industrial/logs/recording_{{thday}}.log",
     shell:
-        "{PY} -m paperlib.experiments.industrial.thermal record --day {wildcards.thday} --output {output} "
-        "--storage {params.storage} --float32 {params.float32} > {log} 2>&1"
+        RECORDING_SHELL("{PY} -m paperlib.experiments.industrial.thermal record --day {wildcards.thday} --output {output} "
+                        "--storage {params.storage} --float32 {params.float32} > {log} 2>&1")
 
 
 room_notebook("industrial", "02_thermal_campaign", res=f"{RESULTS}/industrial", notebook=TH_NOTEBOOK,
               params={"recordings_dir": TH_REC, "figures_dir": TH_FIG,
-                      "results_file": f"{RESULTS}/industrial/02_thermal_campaign.json"},
+                      "results_file": f"{RESULTS}/industrial/02_thermal_campaign.json",
+                      "source": SOURCE or "twin", "archive": ARCHIVE},
               outputs={"figures": [f"{TH_FIG}/{f}.{ext}" for f in TH_FIGURES for ext in ("png", "svg", "json")]},
               inputs={"recordings": [f"{TH_REC}/{d}.nc" for d in TH_DAYS], "data": TH_DATA})

@@ -22,11 +22,13 @@ module                      reproduces                                          
 ``thermal_figures``         the figures of the thermal modules                                   --
 ``thermal_comparison``      comparison rows of the thermal campaign                              --
 ``thermal_bench``           bench key ``thermal_campaign_s`` (whole campaign simulated+analysed)  --
+``sources``                 ``--source twin`` / ``archive``: the room's ``RecordingSource``      both
 ==========================  ===================================================================  ========================
 """
 
 from paperlib.experiments.kit import Paper, Room
 from paperlib.experiments.industrial.config_schema import SCHEMA
+from paperlib.experiments.industrial.sources import SOURCES
 
 PAPER = Paper(
     slug="industrial",
@@ -44,5 +46,5 @@ ROOM = Room(
     figures=("paperlib.experiments.industrial.thermal_figures", "paperlib.experiments.industrial.identification"),
     config_checks=("paperlib.experiments.industrial.thermal:reproduce_check",),
     config=SCHEMA,
-    sources=("twin", "hardware"),
+    sources=SOURCES,  # twin and archive; no live rig (the TX40 file is imported public data)
 )

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from paperlib.estimation.serial_identification import IdentificationConfig, identify_recording, predict
 from paperlib.robots.serial import SerialArm
+
+if TYPE_CHECKING:
+    from paperlib.experiments.kit.sources import RecordingSource
 
 __all__ = ["LITERATURE", "ensure_recording", "identify_all", "stability", "literature_rows", "fig_validation",
            "fig_friction", "fig_stability"]
@@ -50,15 +53,42 @@ LITERATURE: dict[str, dict[str, Any]] = {
 }
 
 
-def ensure_recording(path: str | Path, mirror: str | None = None) -> Path:
-    """The imported TX40 recording at ``path``, importing it (from a mirror or the public source) if absent."""
+def ensure_recording(path: str | Path, mirror: str | None = None, source: RecordingSource | None = None) -> Path:
+    """The imported TX40 recording at ``path``, obtained if absent.
+
+    Parameters
+    ----------
+    path : path-like
+        The recording (``<results>/recordings/tx40.nc``); when present it is used as it is (the pipeline's
+        rule made it: imported, or copied from a release).
+    mirror : str, optional
+        Folder holding the public files (None: ``PAPERLIB_DATA_MIRROR``, ``../shared/external`` or download).
+    source : RecordingSource, optional
+        How an absent recording is obtained
+        (:func:`paperlib.experiments.industrial.sources.recording_source`; ``path`` must then be its
+        ``source.path("tx40")``): ``twin`` imports the public files, ``archive`` copies the release's
+        file. Without one the public files are imported to ``path``.
+
+    Raises
+    ------
+    ValueError
+        ``path`` is absent and not where ``source`` puts the recording.
+    """
     from paperlib.data.tx40 import import_tx40
     from paperlib.recordings import write_recording
 
     path = Path(path)
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_recording(import_tx40(mirror=mirror), path)
+    if path.exists():
+        return path
+    if source is not None:
+        where = source.path(path.stem)
+        if where.resolve() != path.resolve():
+            raise ValueError(f"recording {path}: absent, and a {source.source} run obtains it as {where} "
+                             "(pass that path, or the results folder holding it)")
+        source.obtain(path.stem, lambda: import_tx40(mirror=mirror))
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_recording(import_tx40(mirror=mirror), path)
     return path
 
 

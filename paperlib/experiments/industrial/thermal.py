@@ -18,7 +18,7 @@ results beside the twin's truth:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 import xarray as xr
@@ -30,6 +30,9 @@ from paperlib.recordings.storage import apply_storage, check_mode, storage_plan
 from paperlib.recordings import read_recording, truth as rec_truth, write_recording
 from paperlib.twin.robots import campaign as C
 from paperlib.friction.lugre import steady_friction
+
+if TYPE_CHECKING:
+    from paperlib.experiments.kit.sources import RecordingSource
 
 __all__ = ["TRAIN_DAYS", "HELDOUT_DAY", "STEADY_TOL", "CAMPAIGN_READS", "NOTEBOOK_READS", "campaign_resolutions",
            "storage_settings", "storage", "simulate_campaign", "load_campaign", "campaign_datasets", "provenance_block",
@@ -171,27 +174,36 @@ def load_campaign(paths: Sequence[str | Path]) -> dict[str, xr.Dataset]:
             for p in paths}
 
 
-def campaign_datasets(recordings_dir: str | Path, *, cycles: int | None = None, progress: bool = False
+def campaign_datasets(recordings_dir: str | Path, *, cycles: int | None = None, progress: bool = False,
+                      source: RecordingSource | None = None, store: Mapping[str, Any] | None = None
                       ) -> tuple[dict[str, xr.Dataset], list[Path], str]:
     """Every day of the campaign: the pipeline's recordings in ``recordings_dir`` where present, the rest
-    simulated now (in memory, not written).
+    obtained through ``source`` (or, without one, simulated now in memory, not written).
 
     Parameters
     ----------
     recordings_dir : path-like
-        Where ``rules/industrial_thermal.smk`` writes ``<day>.nc`` (relative paths from the repository root).
+        Where ``rules/industrial_thermal.smk`` writes ``<day>.nc`` (relative paths from the repository root);
+        its files are only read.
     cycles : int, optional
         Cycles per simulated day (None: the campaign file's). Recordings read are used as they are.
     progress : bool
         tqdm bar over the simulated days.
+    source : RecordingSource, optional
+        How a missing day is obtained (:func:`paperlib.experiments.industrial.sources.recording_source`):
+        ``twin``: simulated, stored (``store``) as ``<source.recordings_dir>/<day>.nc`` and read back;
+        ``archive``: copied from the release and read, nothing simulated.
+    store : mapping, optional
+        What a day simulated through ``source`` keeps (:func:`storage`); default the room's
+        configuration (``config/industrial.yaml``: :func:`storage_settings`), as the pipeline stores it.
 
     Returns
     -------
     datasets : dict day name -> Dataset
     files : list of Path
-        The recordings read.
+        The recordings read (those obtained through ``source`` included).
     origin : str
-        One line saying what was read and what was simulated.
+        One line saying what was read and what was simulated or copied.
     """
     from paperlib.provenance import repo_path
 
@@ -201,10 +213,26 @@ def campaign_datasets(recordings_dir: str | Path, *, cycles: int | None = None, 
     files = [folder / f"{d.name}.nc" for d in days if (folder / f"{d.name}.nc").is_file()]
     datasets = load_campaign(files)
     todo = [d for d in days if d.name not in datasets]
-    if todo:
+    how = ""
+    if todo and source is None:
         datasets.update(simulate_campaign(params, cycles=cycles, days=todo, progress=progress))
-    origin = (f"{len(files)} of {len(days)} days read from {folder}"
-              + (f", {len(todo)} simulated now ({', '.join(d.name for d in todo)})" if todo else ""))
+        how = "simulated now"
+    elif todo:
+        plan = store if store is not None else storage(*storage_settings(), params)
+        it = todo
+        if progress and source.source != "archive":
+            from tqdm import tqdm
+            it = tqdm(todo, desc="campaign", unit="day")
+        for spec in it:
+            def make(spec=spec):
+                return simulate_campaign(params, cycles=cycles, days=[spec], store=plan)[spec.name]
+            source.obtain(spec.name, make)
+            files.append(source.path(spec.name))
+            datasets.update(load_campaign([source.path(spec.name)]))
+        how = ("copied from the release" if source.source == "archive" else "simulated now") + \
+            f" into {source.recordings_dir}"
+    origin = (f"{len(days) - len(todo)} of {len(days)} days read from {folder}"
+              + (f", {len(todo)} {how} ({', '.join(d.name for d in todo)})" if todo else ""))
     return datasets, files, origin
 
 
