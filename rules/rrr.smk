@@ -9,7 +9,7 @@
 # the location runs, the twin variants: recordings/tracking/...) through the kit's RecordingSource, from the
 # release with no twin run. hardware is refused (Room.sources): there is no live 3-RRR rig yet.
 
-from paperlib.experiments.rrr import recorded as RRR_RECORDED
+from paperlib.experiments.rrr import report as RRR_REPORT
 
 RRR_NB = ["01_identification", "02_tracking"]
 RRR_RES = f"{RESULTS}/rrr"
@@ -26,7 +26,7 @@ RRR_DATA = ["data/robots/three_rrr.toml", "data/twin/three_rrr_twin.toml"]
 RRR_READS = {"01_identification": [], "02_tracking": [f"{RRR_RES}/01_identification.json"]}
 # The recordings a notebook obtains itself (RecordingSource: made by the twin, or copied from the release).
 RRR_NB_RECS = {"01_identification": [],
-               "02_tracking": [f"{RRR_RES}/recordings/{n}.nc" for n in RRR_RECORDED.tracking_recordings()]}
+               "02_tracking": [f"{RRR_RES}/recordings/{n}.nc" for n in RRR_REPORT.tracking_recordings()]}
 
 
 def _rrr_figs(nb):

@@ -11,7 +11,8 @@ it); with ``--source archive`` it is copied from the release and the twin never 
 analysis reads only the file: ``q`` (encoders), ``tau_m``, ``qd_sp`` (drive-rate setpoints) and
 ``pd_true`` (the plant's platform velocity, the twin's "sensor" of the true speed error).
 
-Names (:func:`path_name`, :func:`location_name`, :func:`sampling_name`), under ``recordings/``::
+Names (:func:`path_name`, :func:`location_name`, :func:`sampling_name`; all of them:
+:func:`paperlib.experiments.rrr.report.tracking_recordings`), under ``recordings/``::
 
     tracking/<variant>/path_<speed mm/s>_<controller>   Table 5 path run
     tracking/<variant>/location_<controller>            Figs. 5-6: the sampling path with a compensation
@@ -36,8 +37,7 @@ from paperlib.friction.lugre import FrictionJoint
 from paperlib.recordings import truth as recording_truth
 from paperlib.twin.robots.three_rrr import ThreeRRRTwin
 
-__all__ = ["SLUG", "STATED", "sampling_name", "path_name", "location_name", "tracking_recordings", "obtain",
-           "twin_from_recording"]
+__all__ = ["SLUG", "STATED", "sampling_name", "path_name", "location_name", "obtain", "twin_from_recording"]
 
 SLUG = "rrr"
 #: The variant name of the twin as stated in ``data/twin/three_rrr_twin.toml``.
@@ -57,21 +57,6 @@ def path_name(variant: str, speed_m_s: float, controller: str) -> str:
 def location_name(variant: str, controller: str) -> str:
     """Recording name of the sampling path run with one controller (Figs. 5-6)."""
     return f"tracking/{variant}/location_{controller}"
-
-
-def tracking_recordings() -> list[str]:
-    """Every recording name notebook 02 obtains (its variants included), in a fixed order."""
-    from paperlib.experiments.rrr import sensitivity
-    from paperlib.experiments.rrr import tracking as trk
-
-    names = [path_name(STATED, v, c) for v in trk.SPEEDS_M_S for c in trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS]
-    names += [location_name(STATED, c) for c in trk.CONTROLLERS]
-    for variant in sensitivity.VARIANTS:
-        if variant == STATED:
-            continue
-        names.append(sampling_name(variant))
-        names += [path_name(variant, v, c) for v in trk.SPEEDS_M_S for c in trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS]
-    return names
 
 
 def obtain(source: RecordingSource | None, name: str, make: Callable[[], xr.Dataset]) -> xr.Dataset:

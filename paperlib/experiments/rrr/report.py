@@ -1,6 +1,7 @@
 """What the rrr notebooks compute, in one call each (the notebooks stay thin).
 
 :func:`recording_source` -- where the recordings come from (``twin`` or ``archive``);
+:func:`tracking_recordings` -- the names of every recording notebook 02 obtains itself;
 :func:`identification` -- Table 2 (Kostic and Coulomb+viscous fits of the sampling recording), the
 curve and k_f errors against the twin's truth, Table 4; :func:`tracking` -- Table 5, the location
 errors of Figs. 5-6 and the trends; :func:`save_figure` and :func:`write_results` -- outputs with
@@ -19,7 +20,7 @@ from paperlib.experiments.kit.outputs import save_figure as kit_save_figure
 from paperlib.experiments.kit.outputs import write_results as kit_write_results
 from paperlib.experiments.kit.sources import RecordingSource, SourceError
 from paperlib.experiments.rrr import identification as idf
-from paperlib.experiments.rrr import limits, recorded, sampling, trends
+from paperlib.experiments.rrr import limits, recorded, sampling, sensitivity, trends
 from paperlib.experiments.rrr import tracking as trk
 from paperlib.experiments.rrr.run import record_sampling, sampling_recording
 from paperlib.recordings import read_recording, sha256_file, truth as recording_truth
@@ -150,6 +151,18 @@ def tracking(ident: Mapping[str, Any], source: RecordingSource | None = None,
     return results, {"series": t5["series"], "comps": comps, "robot": robot, "twin": twin, "location": loc}
 
 
+def tracking_recordings() -> list[str]:
+    """Every recording name notebook 02 obtains (its variants included), in a fixed order."""
+    names = [recorded.path_name(recorded.STATED, v, c) for v in trk.SPEEDS_M_S for c in trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS]
+    names += [recorded.location_name(recorded.STATED, c) for c in trk.CONTROLLERS]
+    for variant in sensitivity.VARIANTS:
+        if variant == recorded.STATED:
+            continue
+        names.append(recorded.sampling_name(variant))
+        names += [recorded.path_name(variant, v, c) for v in trk.SPEEDS_M_S for c in trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS]
+    return names
+
+
 def save_figure(fig: Any, figures_dir: str | Path, stem: str, formats: Iterable[str], used: Iterable[str | Path] = (),
                 notebook: str = "", source: str = "twin") -> list[Path]:
     """Save a figure (PNG/SVG + JSON sidecar naming the recordings, the source and the commit).
@@ -176,4 +189,4 @@ def write_results(path: str | Path, results: Mapping[str, Any]) -> Path:
                              provenance={"git_commit": st["git_commit"], "paperlib_version": st["paperlib_version"]})
 
 
-__all__ = ["resolve", "recording_source", "ensure_sampling_recording", "identification", "tracking", "save_figure", "write_results", "sampling"]
+__all__ = ["resolve", "recording_source", "ensure_sampling_recording", "tracking_recordings", "identification", "tracking", "save_figure", "write_results", "sampling"]

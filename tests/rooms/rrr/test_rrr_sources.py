@@ -23,7 +23,7 @@ def test_room_understands_twin_and_archive_not_hardware(tmp_path):
 
 
 def test_recording_names_are_unique_and_cover_every_run():
-    names = recorded.tracking_recordings()
+    names = report.tracking_recordings()
     assert len(names) == len(set(names))
     n_ctrl = len(trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS)
     n_variants = len([v for v in sensitivity.VARIANTS if v != recorded.STATED])
