@@ -7,6 +7,11 @@
 # Configuration: config/bearing.yaml, with the run configuration's `bearing:` section merged over it
 # (paperlib/experiments/bearing/pipeline.py holds the plan). Every recording is made by the twin
 # (source = twin): the paper's data are not public.
+#
+# Sources: twin (default) or archive (`paperlib reproduce bearing --archive DIR`): the recording rule copies the
+# no-load runs and trials from the release (RECORDING_SHELL), and notebook 02 obtains each inspection of its
+# bearing populations (recordings/populations/<seed>/bearing_<i>.nc) through the kit's RecordingSource, from
+# the release with no twin run. hardware is refused (Room.sources): there is no live rig yet.
 
 from paperlib.experiments.bearing import pipeline as BEARING_P
 from paperlib.experiments.bearing import study as BEARING_S
@@ -33,7 +38,7 @@ def _bearing_twin_args(wc):
             f"--bearing-index {spec['bearing_index']}")
 
 
-# Twin recordings (schema 2, source = twin): the no-load runs and the bearing trials.
+# Twin recordings (schema 2, source = twin): the no-load runs and the bearing trials (or their copies from the release).
 rule bearing_recording:
     input:
         code=BEARING_CLI_CODE,
@@ -46,7 +51,7 @@ rule bearing_recording:
     log:
         f"{BEARING_RES}/logs/recording_{{role}}.log",
     shell:
-        "{PY} -m paperlib bearing twin {params.args} --output {output} > {log} 2>&1"
+        RECORDING_SHELL("{PY} -m paperlib bearing twin {params.args} --output {output} > {log} 2>&1")
 
 
 # The intrinsic model, through the command line a user would call.
@@ -83,7 +88,9 @@ rule bearing_inspect:
 # The notebooks read the recordings (and notebook 02 the fitted model and the trials' inspection).
 for _bnb, _bspec in BEARING_P.NOTEBOOKS.items():
     room_notebook("bearing", _bnb, res=BEARING_RES,
-                  params=BEARING_P.notebook_params(_bnb, BEARING_CFG, BEARING_RES, BEARING_FIG),
-                  outputs={"figures": BEARING_P.notebook_outputs(_bnb, BEARING_RES, BEARING_FIG, BEARING_FORMATS)["figures"]},
+                  params=BEARING_P.notebook_params(_bnb, BEARING_CFG, BEARING_RES, BEARING_FIG,
+                                                   source=SOURCE or "twin", archive=ARCHIVE),
+                  outputs={"figures": BEARING_P.notebook_outputs(_bnb, BEARING_RES, BEARING_FIG, BEARING_FORMATS)["figures"],
+                           "recordings": BEARING_P.notebook_recordings(_bnb, BEARING_CFG, BEARING_RES)},
                   inputs={"recordings": [BEARING_REC[r] for r in _bspec["recordings"]],
                           "files": [f"{BEARING_RES}/{f}" for f in _bspec["files"]]})

@@ -20,6 +20,26 @@ Modules
 ``figures``     Figs. 3 and 5
 ``comparison``  the rows of ``results/bearing/paper_comparison``
 ``cli``         ``paperlib bearing twin | fit | inspect``
+
+Sources
+-------
+``paperlib reproduce bearing --source twin|archive`` (``hardware`` is refused: there is no live
+rig of the paper's joint yet). Every time series the room analyses is a recording under
+``results/bearing/recordings/``: the no-load runs and the three trials (rule
+``bearing_recording``) and, under ``populations/<seed>/``, one recording per inspection of the
+pass/fail study's two bearing populations (notebook 02, through the kit's ``RecordingSource``:
+``2 x 2 x n_per_grade`` files, 400 of about 0.4 MB each with the normal configuration, 40 with
+the smoke one). With ``twin`` each is simulated, written and read back; with ``archive`` each is
+copied from the release and the twin never runs.
+
+Why the populations are recordings: a population is drawn as a list of bearing parameter sets,
+but the analysis never reads those parameters. It reads each bearing's *inspection*: the
+trial's encoder angle, torque sensor and load cell, from which the intrinsic model (itself fitted
+at build time) is subtracted. Storing only the per-bearing statistics would freeze them to one
+model; storing the parameter sets would need the twin to turn them into data. So the honest
+release is the inspections themselves, as the rig's logger would store them, each with the
+bearing it was made with (grade included) and its true friction-torque RMS in its ``truth``
+attribute, where the study reads grade and true RMS from.
 """
 
 from paperlib.experiments.bearing.config_schema import SCHEMA
@@ -42,4 +62,5 @@ ROOM = Room(
     bench=("paperlib.experiments.bearing.bench",),
     figures=("paperlib.experiments.bearing.figures",),
     config=SCHEMA,
+    sources=("twin", "archive"),
 )

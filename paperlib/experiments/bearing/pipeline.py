@@ -3,7 +3,7 @@
 Configuration: ``config/bearing.yaml`` with a run configuration's ``bearing:`` section merged over
 it (:func:`load_config`); recordings from :func:`paperlib.experiments.bearing.study.recording_plan`;
 notebooks, their figures and the parameters the pipeline passes them (:data:`NOTEBOOKS`,
-:func:`notebook_params`).
+:func:`notebook_params`), the recordings notebook 02 obtains itself (:func:`notebook_recordings`).
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any, Mapping
 
 
-from paperlib.experiments.bearing import study
+from paperlib.experiments.bearing import classifier, study
 from paperlib.experiments.kit.registry import load_room_config
 from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.provenance import REPO_ROOT
 
-__all__ = ["CONFIG_FILE", "NOTEBOOKS", "load_config", "notebook_outputs", "notebook_params", "targets"]
+__all__ = ["CONFIG_FILE", "NOTEBOOKS", "load_config", "notebook_outputs", "notebook_params", "notebook_recordings",
+           "targets"]
 
 CONFIG_FILE = REPO_ROOT / "config" / "bearing.yaml"
 
@@ -56,10 +57,25 @@ def notebook_outputs(nb: str, res: str, fig: str, formats: list[str]) -> dict[st
     return {"executed": f"{res}/notebooks/{nb}.ipynb", "results": f"{res}/{nb}.json", "figures": figs}
 
 
-def notebook_params(nb: str, cfg: Mapping[str, Any], res: str, fig: str) -> dict[str, Any]:
-    """The papermill parameters the pipeline passes to ``nb``."""
+def notebook_recordings(nb: str, cfg: Mapping[str, Any], res: str) -> list[str]:
+    """The recordings ``nb`` obtains itself (through its RecordingSource): notebook 02's bearing populations."""
+    if nb != "02_bearing_inspection":
+        return []
+    names = (classifier.population_names(cfg["n_per_grade"], cfg["tune_seed"])
+             + classifier.population_names(cfg["n_per_grade"], cfg["test_seed"]))
+    return [f"{res}/recordings/{n}.nc" for n in names]
+
+
+def notebook_params(nb: str, cfg: Mapping[str, Any], res: str, fig: str, *, source: str = "twin",
+                    archive: str | None = None) -> dict[str, Any]:
+    """The papermill parameters the pipeline passes to ``nb``.
+
+    ``source`` (``twin`` or ``archive``) and ``archive`` (the release folder): where the
+    recordings the notebook obtains itself come from; ``results_dir`` is ``res``.
+    """
     plan = study.recording_plan(cfg, root=f"{res}/recordings")
     p: dict[str, Any] = {k: cfg[k] for k in NOTEBOOKS[nb]["config_params"]}
+    p.update({"source": source, "archive": archive, "results_dir": res})
     p.update({"recordings": {r: plan[r]["path"] for r in NOTEBOOKS[nb]["recordings"]},
               "output_dir": fig, "results_file": f"{res}/{nb}.json", "formats": list(cfg.get("formats", ["png", "svg"]))})
     if nb == "02_bearing_inspection":
@@ -73,6 +89,7 @@ def targets(cfg: Mapping[str, Any], res: str, fig: str) -> list[str]:
     plan = study.recording_plan(cfg, root=f"{res}/recordings")
     out = [s["path"] for s in plan.values()] + [f"{res}/model.json", f"{res}/inspect_trials.json"]
     for nb in NOTEBOOKS:
+        out += notebook_recordings(nb, cfg, res)
         o = notebook_outputs(nb, res, fig, list(cfg.get("formats", ["png", "svg"])))
         out += [o["executed"], o["results"], *o["figures"]]
     return out + [f"{res}/paper_comparison.csv", f"{res}/paper_comparison.md"]

@@ -11,11 +11,13 @@ import xarray as xr
 from scipy import signal as _signal
 
 from paperlib import recordings as rec
+from paperlib.experiments.kit.sources import RecordingSource, SourceError
+from paperlib.provenance import REPO_ROOT
 from paperlib.experiments.bearing import inspection, runs
 from paperlib.estimation.basis_regression import BasisRegression, angle_periodogram
 from paperlib.twin.robots.wheel_bearing import population
 
-__all__ = ["DEFAULTS", "recording_plan", "ensure_recordings", "lowpass", "fig3_summary", "truth_components",
+__all__ = ["DEFAULTS", "recording_plan", "ensure_recordings", "recording_source", "lowpass", "fig3_summary", "truth_components",
            "trials_summary", "periodogram_value", "make_recording"]
 
 #: Defaults of the study (config/bearing.yaml mirrors them).
@@ -53,14 +55,39 @@ def make_recording(spec: Mapping[str, Any]) -> xr.Dataset:
     return runs.bearing_recording(b, seed=int(spec["seed"]))
 
 
-def ensure_recordings(plan: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
-    """Make (with the twin) every planned recording whose file is missing; role -> path."""
-    for spec in plan.values():
+def ensure_recordings(plan: Mapping[str, Mapping[str, Any]], source: RecordingSource | None = None) -> dict[str, str]:
+    """Obtain every planned recording whose file is missing; role -> path.
+
+    Through ``source`` when the planned file is that source's recording of the role (made by the
+    twin, or copied from the release with ``archive``), else made with the twin and written there.
+    """
+    for role, spec in plan.items():
         p = Path(spec["path"])
         if not p.is_file():
-            p.parent.mkdir(parents=True, exist_ok=True)
-            rec.write_recording(make_recording(spec), p)
+            if source is not None and Path(source.path(role)).resolve() == p.resolve():
+                source.obtain(role, lambda spec=spec: make_recording(spec))
+            else:
+                p.parent.mkdir(parents=True, exist_ok=True)
+                rec.write_recording(make_recording(spec), p)
     return {role: spec["path"] for role, spec in plan.items()}
+
+
+def recording_source(results_dir: str | Path, source: str = "twin", archive: str | Path | None = None) -> RecordingSource:
+    """The room's :class:`~paperlib.experiments.kit.sources.RecordingSource` (recordings under ``results_dir/recordings``).
+
+    ``results_dir`` and ``archive`` relative to the repository root. ``hardware`` is refused:
+    there is no live rig of the paper's joint yet.
+
+    Raises
+    ------
+    paperlib.experiments.kit.sources.SourceError
+        ``hardware``, an unknown source, or ``archive`` without a release folder.
+    """
+    if source == "hardware":
+        raise SourceError("bearing: source 'hardware' is not available: there is no live torque-sensing joint rig yet "
+                          "(use twin or archive)")
+    root = lambda p: Path(p) if Path(p).is_absolute() else REPO_ROOT / p  # noqa: E731
+    return RecordingSource("bearing", root(results_dir), source=source, archive=root(archive) if archive else None)
 
 
 def lowpass(x: np.ndarray, fs: float, cutoff_hz: float) -> np.ndarray:

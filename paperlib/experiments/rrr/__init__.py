@@ -12,9 +12,21 @@ module                 what                                                    p
 ``tracking``           LVCA paths 100-400 mm/s, before / after compensation     Table 5, Figs. 5-6, 9-14
 ``plots``              the figures                                             Figs. 4-6, 9-14
 ``comparison``         headline numbers beside the paper's                     --
+``recorded``           the runs notebook 02 makes itself, as recordings; the twin's truth from a recording  --
 ``run``                pipeline steps (``python -m paperlib.experiments.rrr.run``)
 ``cli``                ``paperlib rrr identify RECORDING.nc``
 =====================  ======================================================  ==================
+
+Sources (``paperlib reproduce rrr --source twin|archive``; ``hardware`` is refused: there is no live
+3-RRR rig yet). Every time series the room analyses is a recording under ``results/rrr/recordings/``:
+the pipeline's sampling run (``sampling_pd.nc``, rule ``rrr_sampling_recording``) and, under
+``tracking/``, every run notebook 02 makes itself: the 16 Table 5 path runs (4 speeds x 4
+controllers), the 3 location runs of Figs. 5-6 and, for each twin variant of the sensitivity study,
+its sampling run and its 16 path runs (53 files, about 15 MB). With ``twin`` each is simulated,
+written and read back (the analysis reads only the file); with ``archive`` the rule and the notebook
+copy each from the release (sha256-checked) and the twin never runs. The twin's truth (true
+friction, k_f, gains) that the comparisons with the truth need is read from the recording analysed
+(:func:`paperlib.experiments.rrr.recorded.twin_from_recording`), so a release brings its own truth.
 
 The model (eqs. 1-37) is :mod:`paperlib.symbolic.three_rrr` -> :mod:`paperlib.kernels.three_rrr` ->
 :class:`paperlib.robots.three_rrr.ThreeRRR`; the law is :mod:`paperlib.friction.kostic`, the
@@ -41,4 +53,5 @@ ROOM = Room(
     commands=("paperlib.experiments.rrr.cli",),
     figures=("paperlib.experiments.rrr.plots",),
     config=SCHEMA,
+    sources=("twin", "archive"),
 )

@@ -32,7 +32,8 @@ def load_config(run_config: Mapping[str, Any] | None = None) -> dict[str, Any]:
     return cfg
 
 
-def notebook_params(nb: str, cfg: Mapping[str, Any], res: str, fig: str, recording: str) -> dict[str, Any]:
+def notebook_params(nb: str, cfg: Mapping[str, Any], res: str, fig: str, recording: str, *, source: str = "twin",
+                    archive: str | None = None) -> dict[str, Any]:
     """The papermill parameters of ``nb``: output paths, the sampling recording, then its settings.
 
     Parameters
@@ -45,11 +46,15 @@ def notebook_params(nb: str, cfg: Mapping[str, Any], res: str, fig: str, recordi
         The room's results and figures folders.
     recording : str
         The sampling recording.
+    source : {"twin", "archive"}
+        Where the notebooks' own recordings come from; ``archive`` needs the release folder ``archive``.
+    archive : str, optional
+        The release folder (``paperlib archive pack``).
     """
     if nb not in NOTEBOOKS:
         raise ValueError(f"rrr: unknown notebook {nb!r}; known: {', '.join(NOTEBOOKS)}")
     p: dict[str, Any] = {"results_file": f"{res}/{nb}.json", "figures_dir": fig, "formats": list(cfg["formats"]),
-                         "recording": recording}
+                         "recording": recording, "source": source, "archive": archive, "results_dir": res}
     if nb == "02_tracking":
         p["identification_file"] = f"{res}/01_identification.json"
     p.update((cfg["notebooks"].get(nb) or {}))

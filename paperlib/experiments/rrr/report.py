@@ -1,5 +1,7 @@
 """What the rrr notebooks compute, in one call each (the notebooks stay thin).
 
+:func:`recording_source` -- where the recordings come from (``twin`` or ``archive``);
+:func:`tracking_recordings` -- the names of every recording notebook 02 obtains itself;
 :func:`identification` -- Table 2 (Kostic and Coulomb+viscous fits of the sampling recording), the
 curve and k_f errors against the twin's truth, Table 4; :func:`tracking` -- Table 5, the location
 errors of Figs. 5-6 and the trends; :func:`save_figure` and :func:`write_results` -- outputs with
@@ -16,10 +18,11 @@ import xarray as xr
 from paperlib import provenance
 from paperlib.experiments.kit.outputs import save_figure as kit_save_figure
 from paperlib.experiments.kit.outputs import write_results as kit_write_results
+from paperlib.experiments.kit.sources import RecordingSource, SourceError
 from paperlib.experiments.rrr import identification as idf
-from paperlib.experiments.rrr import limits, sampling, trends
+from paperlib.experiments.rrr import limits, recorded, sampling, sensitivity, trends
 from paperlib.experiments.rrr import tracking as trk
-from paperlib.experiments.rrr.run import record_sampling
+from paperlib.experiments.rrr.run import record_sampling, sampling_recording
 from paperlib.recordings import read_recording, sha256_file, truth as recording_truth
 from paperlib.robots.three_rrr import ThreeRRR
 from paperlib.twin.robots.three_rrr import ThreeRRRTwin
@@ -29,12 +32,36 @@ from paperlib.twin.robots.three_rrr import ThreeRRRTwin
 resolve = provenance.repo_path
 
 
-def ensure_sampling_recording(path: str | Path) -> Path:
-    """The sampling recording at ``path``, simulated on the twin first if it is not there."""
+def recording_source(results_dir: str | Path, source: str = "twin", archive: str | Path | None = None) -> RecordingSource:
+    """The room's :class:`~paperlib.experiments.kit.sources.RecordingSource` (recordings under ``results_dir/recordings``).
+
+    ``source``: ``twin`` or ``archive`` (with ``archive`` the release folder); ``hardware`` is
+    refused: the room has no live rig.
+
+    Raises
+    ------
+    paperlib.experiments.kit.sources.SourceError
+        ``hardware``, an unknown source, or ``archive`` without a release folder.
+    """
+    if source == "hardware":
+        raise SourceError("rrr: source 'hardware' is not available: there is no live 3-RRR rig yet (use twin or archive)")
+    return RecordingSource(recorded.SLUG, resolve(results_dir), source=source,
+                           archive=resolve(archive) if archive else None)
+
+
+def ensure_sampling_recording(path: str | Path, source: RecordingSource | None = None) -> Path:
+    """The sampling recording at ``path``; when it is not there, obtained first.
+
+    Through ``source`` when its ``sampling_pd`` recording is that file (made by the twin, or
+    copied from the release with ``archive``), else simulated on the twin.
+    """
     p = resolve(path)
     if not p.exists():
-        p.parent.mkdir(parents=True, exist_ok=True)
-        record_sampling(p)
+        if source is not None and source.path("sampling_pd") == p:
+            source.obtain("sampling_pd", lambda: sampling_recording(ThreeRRR.default(), ThreeRRRTwin.default()))
+        else:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            record_sampling(p)
     return p
 
 
@@ -50,9 +77,11 @@ def identification(recording: str | Path, n_starts: int = 8, seed: int = 0) -> t
     """
     path = resolve(recording)
     ds = read_recording(path, require=("q", "tau_m"), analysis="3-RRR friction identification")
-    robot, twin = ThreeRRR.default(), ThreeRRRTwin.default()
+    robot = ThreeRRR.default()
     data = idf.friction_data(ds, robot, name=str(path))
     tr = recording_truth(ds)
+    # the truth the recording was made with (not the twin file's: a release's data may be older)
+    twin = recorded.twin_from_recording(ds) if ds.attrs.get("source") == "twin" and "friction" in tr else ThreeRRRTwin.default()
     truth_fn = (lambda v, i: twin.steady_friction(v, i)) if ds.attrs.get("source") == "twin" and "friction" in tr else None
     k = idf.identify(data, "kostic", n_starts=n_starts, seed=seed)
     cv = idf.identify(data, "coulomb-viscous")
@@ -70,17 +99,33 @@ def identification(recording: str | Path, n_starts: int = 8, seed: int = 0) -> t
     return results, {"kostic": k, "cv": cv, "data": data, "twin": twin, "robot": robot, "truth_fn": truth_fn}
 
 
-def tracking(ident: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def tracking(ident: Mapping[str, Any], source: RecordingSource | None = None,
+             recording: str | Path | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """Table 5 and Figs. 5-6 with the compensations identified in ``ident`` (see :func:`identification`).
 
     Besides the paper's controllers, Table 5 is also run with the twin's true friction as feed-forward
     (``true-friction``, a reference only the twin has). ``trend_checks`` holds each of the paper's trends
     on each Table 5 metric (:func:`paperlib.experiments.rrr.trends.trend_checks`).
+
+    Parameters
+    ----------
+    ident : mapping
+        :func:`identification`'s results (or notebook 01's JSON).
+    source : RecordingSource, optional
+        Where every run's recording comes from (:mod:`paperlib.experiments.rrr.recorded`); None:
+        simulated now, in memory (tests, hand use).
+    recording : path-like, optional
+        The sampling recording: the twin's truth (true friction, k_f, gains) is taken from it;
+        without it, from the twin's description file.
     """
-    robot, twin = ThreeRRR.default(), ThreeRRRTwin.default()
+    robot = ThreeRRR.default()
+    if recording is not None:
+        twin = recorded.twin_from_recording(read_recording(resolve(recording)))
+    else:
+        twin = ThreeRRRTwin.default()
     comps = trk.compensations(ident["kostic"], ident["coulomb_viscous"], twin)
-    t5 = trk.table5(robot, twin, comps, trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS)
-    loc = {name: trk.location_errors(robot, twin, comps.get(name)) for name in trk.CONTROLLERS}
+    t5 = trk.table5(robot, twin, comps, trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS, source=source)
+    loc = {name: trk.location_errors(robot, twin, comps.get(name), source=source) for name in trk.CONTROLLERS}
     rows = t5["rows"]
     checks = trends.trend_checks(rows, trk.SPEEDS_M_S)
     summ = trends.summary(checks)
@@ -104,6 +149,18 @@ def tracking(ident: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
                "paper_table5": {f"{k * 1e3:.0f}": v for k, v in trk.PAPER_TABLE5.items()},
                "paper_location_mm": trk.PAPER_LOCATION_MM, "identification_k_f": comps["kostic"].k_f}
     return results, {"series": t5["series"], "comps": comps, "robot": robot, "twin": twin, "location": loc}
+
+
+def tracking_recordings() -> list[str]:
+    """Every recording name notebook 02 obtains (its variants included), in a fixed order."""
+    names = [recorded.path_name(recorded.STATED, v, c) for v in trk.SPEEDS_M_S for c in trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS]
+    names += [recorded.location_name(recorded.STATED, c) for c in trk.CONTROLLERS]
+    for variant in sensitivity.VARIANTS:
+        if variant == recorded.STATED:
+            continue
+        names.append(recorded.sampling_name(variant))
+        names += [recorded.path_name(variant, v, c) for v in trk.SPEEDS_M_S for c in trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS]
+    return names
 
 
 def save_figure(fig: Any, figures_dir: str | Path, stem: str, formats: Iterable[str], used: Iterable[str | Path] = (),
@@ -132,4 +189,4 @@ def write_results(path: str | Path, results: Mapping[str, Any]) -> Path:
                              provenance={"git_commit": st["git_commit"], "paperlib_version": st["paperlib_version"]})
 
 
-__all__ = ["resolve", "ensure_sampling_recording", "identification", "tracking", "save_figure", "write_results", "sampling"]
+__all__ = ["resolve", "recording_source", "ensure_sampling_recording", "tracking_recordings", "identification", "tracking", "save_figure", "write_results", "sampling"]

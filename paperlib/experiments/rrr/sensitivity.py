@@ -24,7 +24,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable
 
+from paperlib.experiments.kit.sources import RecordingSource
 from paperlib.experiments.rrr import identification as idf
+from paperlib.experiments.rrr import recorded
 from paperlib.experiments.rrr import trends
 from paperlib.experiments.rrr import tracking as trk
 from paperlib.experiments.rrr.run import sampling_recording
@@ -50,8 +52,12 @@ VARIANTS: dict[str, tuple[str, Callable[[ThreeRRRTwin], ThreeRRRTwin]]] = {
 
 
 def run_variant(name: str, robot: ThreeRRR | None = None, base: ThreeRRRTwin | None = None,
-                n_starts: int = 8, seed: int = 0) -> dict[str, Any]:
+                n_starts: int = 8, seed: int = 0, source: RecordingSource | None = None) -> dict[str, Any]:
     """Sampling run, both fits, Table 5 (with the true-friction reference) and the trend checks of one variant.
+
+    Every run is a recording obtained through ``source`` (:mod:`paperlib.experiments.rrr.recorded`;
+    None: simulated now, in memory): ``tracking/<name>/sampling`` and the Table 5 path runs. The
+    truth the fits are compared with is the one the variant's sampling recording carries.
 
     Returns
     -------
@@ -64,15 +70,16 @@ def run_variant(name: str, robot: ThreeRRR | None = None, base: ThreeRRRTwin | N
         raise ValueError(f"unknown twin variant {name!r}; choose one of {sorted(VARIANTS)}")
     robot = robot or ThreeRRR.default()
     desc, make = VARIANTS[name]
-    tw = make(base or ThreeRRRTwin.default())
-    ds = sampling_recording(robot, tw, variant=name)
+    ds = recorded.obtain(source, recorded.sampling_name(name),
+                         lambda: sampling_recording(robot, make(base or ThreeRRRTwin.default()), variant=name))
+    tw = recorded.twin_from_recording(ds)
     data = idf.friction_data(ds, robot, name=f"variant {name}")
     truth_fn = lambda v, i: tw.steady_friction(v, i)  # noqa: E731
     fits = {"kostic": idf.identify(data, "kostic", n_starts=n_starts, seed=seed),
             "coulomb-viscous": idf.identify(data, "coulomb-viscous")}
     summ = {k: idf.summary(f, data, {"k_f": tw.k_f}, truth_fn) for k, f in fits.items()}
     comps = trk.compensations(summ["kostic"], summ["coulomb-viscous"], tw)
-    t5 = trk.table5(robot, tw, comps, trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS)
+    t5 = trk.table5(robot, tw, comps, trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS, source=source, variant=name)
     checks = trends.trend_checks(t5["rows"], trk.SPEEDS_M_S)
     return {"variant": name, "description": desc,
             "curve_errors": {k: s["curve_errors"]["max_rel"] for k, s in summ.items()},

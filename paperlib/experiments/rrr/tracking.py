@@ -20,6 +20,11 @@
   with the twin's own steady-state friction and k_f (:func:`true_friction_compensation`): what a
   perfect static friction model, fed forward on the reference, gives on this rig. It separates
   what a fitted model misses from what feed-forward of a static law does not remove.
+* **Recordings**: every run is a ``source = twin`` recording (:func:`path_recording`,
+  :func:`location_recording`) obtained through the room's
+  :class:`~paperlib.experiments.kit.sources.RecordingSource` (:mod:`paperlib.experiments.rrr.recorded`):
+  made and read back with the twin, read from the release with ``--source archive``. The metrics
+  are computed from the file (:func:`path_metrics`), never from the simulator's memory.
 """
 
 from __future__ import annotations
@@ -28,14 +33,16 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 import numpy as np
+import xarray as xr
 
 from paperlib.control.ladder import point_sequence
-from paperlib.experiments.rrr import sampling
+from paperlib.experiments.kit.sources import RecordingSource
+from paperlib.experiments.rrr import recorded, sampling
 from paperlib.experiments.rrr.identification import min_norm
 from paperlib.friction.kostic import KosticLaw
 from paperlib.robots.three_rrr import ThreeRRR
 from paperlib.signals import zero_phase_derivatives
-from paperlib.twin.robots.three_rrr import ThreeRRRTwin, reference_joints, simulate
+from paperlib.twin.robots.three_rrr import ThreeRRRTwin, reference_joints, simulate, to_recording
 
 #: Table 5's speeds [m/s] and the acceleration the paper used [m/s^2].
 SPEEDS_M_S = (0.100, 0.200, 0.300, 0.400)
@@ -149,25 +156,71 @@ def measured_platform(robot: ThreeRRR, q: np.ndarray, fs: float) -> tuple[np.nda
     return p, pd
 
 
-def run_path(robot: ThreeRRR, twin: ThreeRRRTwin, speed: float, comp: Compensation | None) -> dict[str, Any]:
-    """One path run: the reference, the run and its speed-error series and Table 5 metrics."""
+def path_recording(robot: ThreeRRR, twin: ThreeRRRTwin, speed: float, comp: Compensation | None,
+                   variant: str = "twin") -> xr.Dataset:
+    """Simulate one Table 3 path run on ``twin`` and return it as a ``source = twin`` recording.
+
+    Parameters
+    ----------
+    robot : ThreeRRR
+        The a priori model (reference, feed-forward).
+    twin : ThreeRRRTwin
+        The rig simulated.
+    speed : float
+        Path speed [m/s].
+    comp : Compensation or None
+        The feed-forward model (None: the drives' PD loops alone).
+    variant : str
+        Name of the twin variant (stored in the recording's run configuration).
+    """
     ref = path_reference(robot, speed, twin.control_rate_hz)
     run = simulate(robot, twin, ref, feedforward(robot, ref, comp))
-    p_m, pd_m = measured_platform(robot, run["q"], twin.control_rate_hz)
+    name = comp.name if comp else "none"
+    cfg = {"run": "Table 3 path E1 -> E2 (LVCA)", "speed_m_s": speed, "a_max_m_s2": A_MAX_M_S2, "compensation": name,
+           "variant": variant}
+    return to_recording(run, twin, controller=f"PD (drive loops) + {LABELS[name]}", config=cfg)
+
+
+def run_path(robot: ThreeRRR, twin: ThreeRRRTwin, speed: float, comp: Compensation | None, *,
+             source: RecordingSource | None = None, variant: str = "twin") -> dict[str, Any]:
+    """One path run: the reference, the run (a recording, see :mod:`~paperlib.experiments.rrr.recorded`) and its metrics.
+
+    ``source``: where the run's recording comes from (None: simulated now, kept in memory).
+    ``twin`` and ``comp`` are used only when the recording is made.
+    """
+    name = comp.name if comp else "none"
+    ds = recorded.obtain(source, recorded.path_name(variant, speed, name),
+                         lambda: path_recording(robot, twin, speed, comp, variant))
+    return path_metrics(robot, ds, speed, name)
+
+
+def path_metrics(robot: ThreeRRR, ds: xr.Dataset, speed: float, controller: str) -> dict[str, Any]:
+    """Speed-error series, stage metrics and Table 5 metrics of a path recording (:func:`path_recording`).
+
+    Reads the recording's ``q`` (encoders), ``qd_sp``, ``pd_true`` and ``tau_m``; the reference is
+    rebuilt from the robot model and the planner at the recording's sample rate.
+    """
+    fs = float(ds.attrs["sample_rate_hz"])
+    ref = path_reference(robot, speed, fs)
+    q = np.asarray(ds["q"].values, dtype=float)
+    if q.shape[0] != np.shape(ref["t"])[0]:
+        raise ValueError(f"path recording at {speed} m/s: {q.shape[0]} samples, the path reference has {np.shape(ref['t'])[0]}")
+    p_m, pd_m = measured_platform(robot, q, fs)
     u = ref["direction"]
     v_ref = ref["pd"] @ u
     v_act = pd_m @ u
     moving = ref["segment"] >= 0
     dev = v_ref - v_act
-    _, qd_m, _ = zero_phase_derivatives(run["q"], twin.control_rate_hz, MEASURED_VELOCITY_CUTOFF_HZ)
+    _, qd_m, _ = zero_phase_derivatives(q, fs, MEASURED_VELOCITY_CUTOFF_HZ)
     stages = stage_masks(ref)
     stage_peak = {k: float(np.abs(dev[m]).max() * 1e3) if m.any() else float("nan") for k, m in stages.items()}
     stage_mean = {k: float(np.abs(dev[m]).mean() * 1e3) if m.any() else float("nan") for k, m in stages.items()}
     return {
-        "speed": speed, "controller": comp.name if comp else "none", "t": ref["t"], "moving": moving,
+        "speed": speed, "controller": controller, "t": ref["t"], "moving": moving,
         "stages": stages, "stage_peak_mm_s": stage_peak, "stage_mean_mm_s": stage_mean,
-        "v_ref": v_ref, "v_act": v_act, "v_true": run["pd_true"] @ u, "speed_error": dev, "qd": qd_m, "qd_ref": run["qd_sp"],
-        "position_error": np.linalg.norm(p_m - ref["p"], axis=1), "tau_m": run["tau_m"],
+        "v_ref": v_ref, "v_act": v_act, "v_true": np.asarray(ds["pd_true"].values, dtype=float) @ u, "speed_error": dev,
+        "qd": qd_m, "qd_ref": np.asarray(ds["qd_sp"].values, dtype=float),
+        "position_error": np.linalg.norm(p_m - ref["p"], axis=1), "tau_m": np.asarray(ds["tau_m"].values, dtype=float),
         "max_peak_mm_s": float(dev[moving].max() * 1e3), "min_peak_mm_s": float(dev[moving].min() * 1e3),
         "mean_abs_mm_s": float(np.mean(np.abs(dev[moving])) * 1e3),
         "max_position_error_mm": float(run_position_max(p_m, ref) * 1e3),
@@ -181,15 +234,17 @@ def run_position_max(p_m: np.ndarray, ref: Mapping[str, np.ndarray]) -> float:
 
 
 def table5(robot: ThreeRRR, twin: ThreeRRRTwin, comps: Mapping[str, Compensation],
-           controllers: tuple[str, ...] = CONTROLLERS) -> dict[str, Any]:
+           controllers: tuple[str, ...] = CONTROLLERS, *, source: RecordingSource | None = None,
+           variant: str = "twin") -> dict[str, Any]:
     """All speeds x controllers: the metrics (JSON-ready) and the series (for the figures).
 
     ``controllers`` names entries of ``comps`` (``"none"`` needs none); a missing model raises KeyError.
+    ``source`` and ``variant``: where each run's recording comes from (:func:`run_path`).
     """
     rows, series = [], {}
     for v in SPEEDS_M_S:
         for name in controllers:
-            r = run_path(robot, twin, v, comps[name] if name != "none" else None)
+            r = run_path(robot, twin, v, comps[name] if name != "none" else None, source=source, variant=variant)
             series[(v, name)] = r
             rows.append({k: r[k] for k in ("speed", "controller", "max_peak_mm_s", "min_peak_mm_s", "mean_abs_mm_s",
                                            "max_position_error_mm", "stage_peak_mm_s", "stage_mean_mm_s")})
@@ -226,14 +281,32 @@ def start_transient(series: Mapping[tuple[float, str], Mapping[str, Any]]) -> di
     return out
 
 
-def location_errors(robot: ThreeRRR, twin: ThreeRRRTwin, comp: Compensation | None) -> dict[str, Any]:
-    """Figs. 5-6: error [mm] at each of the 21 sampling positions when the reference arrives there."""
+def location_recording(robot: ThreeRRR, twin: ThreeRRRTwin, comp: Compensation | None, variant: str = "twin") -> xr.Dataset:
+    """Simulate the 21-point sampling path with ``comp`` as feed-forward; a ``source = twin`` recording."""
     ref = sampling.sampling_reference(robot, twin.control_rate_hz, a_max=A_MAX_M_S2)
     run = simulate(robot, twin, ref, feedforward(robot, ref, comp))
-    p_m = robot.fk(run["q"])
-    k = np.clip(np.round(ref["arrivals"] * twin.control_rate_hz).astype(int), 0, len(ref["t"]) - 1)
+    name = comp.name if comp else "none"
+    cfg = {"run": "21-point sampling (location error)", "speed_m_s": sampling.SAMPLING_SPEED_M_S, "a_max_m_s2": A_MAX_M_S2,
+           "dwell_s": sampling.DWELL_S, "compensation": name, "variant": variant}
+    return to_recording(run, twin, controller=f"PD (drive loops) + {LABELS[name]}", config=cfg)
+
+
+def location_errors(robot: ThreeRRR, twin: ThreeRRRTwin, comp: Compensation | None, *,
+                    source: RecordingSource | None = None, variant: str = "twin") -> dict[str, Any]:
+    """Figs. 5-6: error [mm] at each of the 21 sampling positions when the reference arrives there.
+
+    The run is a recording obtained through ``source`` (None: simulated now, in memory); ``twin``
+    and ``comp`` are used only when it is made. Reads its ``q``.
+    """
+    name = comp.name if comp else "none"
+    ds = recorded.obtain(source, recorded.location_name(variant, name),
+                         lambda: location_recording(robot, twin, comp, variant))
+    fs = float(ds.attrs["sample_rate_hz"])
+    ref = sampling.sampling_reference(robot, fs, a_max=A_MAX_M_S2)
+    p_m = robot.fk(np.asarray(ds["q"].values, dtype=float))
+    k = np.clip(np.round(ref["arrivals"] * fs).astype(int), 0, len(ref["t"]) - 1)
     err = np.linalg.norm(p_m[k] - ref["points"], axis=1) * 1e3
-    return {"controller": comp.name if comp else "none", "error_mm": err.tolist(), "max_mm": float(err.max()),
+    return {"controller": name, "error_mm": err.tolist(), "max_mm": float(err.max()),
             "mean_mm": float(err.mean()), "min_mm": float(err.min()),
             "boundary_mean_mm": float(err[:sampling.N_BOUNDARY].mean()),
             "centre_mean_mm": float(err[sampling.N_BOUNDARY:].mean())}
@@ -248,5 +321,6 @@ def friction_along(run: Mapping[str, Any], comp: Compensation, twin: ThreeRRRTwi
 
 
 __all__ = ["SPEEDS_M_S", "A_MAX_M_S2", "PAPER_TABLE5", "PAPER_LOCATION_MM", "PAPER_TEXT", "CONTROLLERS", "TWIN_ONLY_CONTROLLERS",
-           "LABELS", "STAGES", "Compensation", "true_friction_compensation", "compensations", "stage_masks", "feedforward", "path_reference", "measured_platform", "run_path", "table5", "location_errors",
+           "LABELS", "STAGES", "Compensation", "true_friction_compensation", "compensations", "stage_masks", "feedforward", "path_reference", "measured_platform", "path_recording", "run_path", "path_metrics", "table5",
+           "location_recording", "location_errors",
            "friction_along", "reference_joints", "start_transient"]
