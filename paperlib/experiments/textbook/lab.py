@@ -17,7 +17,8 @@ short name instead of calling :func:`paperlib.twin.robots.planar_arm.simulate` i
 Both go through the kit's :class:`paperlib.experiments.kit.RecordingSource`. The lab also keeps
 the provenance of what it handed out (:attr:`Lab.provenance`, :attr:`Lab.used`): each recording's
 file, sha256 and source, which the lesson's figure sidecars and results file carry, so a release
-names what every output was made from.
+names what every output was made from (``paperlib archive pack`` finds each ``file``/``sha256``
+entry wherever it sits in those files).
 """
 
 from __future__ import annotations
@@ -70,9 +71,14 @@ class Lab:
         self._got: dict[str, xr.Dataset] = {}
         #: What each recording handed out so far is (file, sha256, source, how it was obtained).
         self.used: list[dict[str, Any]] = []
-        #: Figure provenance: ``source``, ``notebook`` and :attr:`used` (the same list, kept up to date).
+        # the lesson's recordings as one entry of the figures' provenance (see provenance), kept up to date
+        self._group: dict[str, Any] = {"name": "", "source": "twin", "files": self.used}
+        #: Figure provenance (``paperlib.figures.io.save``, ``views.slider_view``): ``source``, ``notebook``
+        #: and ``recordings``: one entry naming the lesson's recordings together (``<lesson>-fourier.nc``, or
+        #: ``<lesson>-*.nc (13 files)``), so the footer line under a figure stays short, with each file,
+        #: its sha256 and source under its ``files`` (:attr:`used`). Filled in as the lesson obtains them.
         self.provenance: dict[str, Any] = {"source": "twin", "notebook": f"notebooks/{SLUG}/{lesson}.ipynb",
-                                           "recordings": self.used}
+                                           "recordings": [self._group]}
         for old in sorted(self._src.recordings_dir.glob(f"{lesson}-*.nc")):
             old.unlink()
 
@@ -110,6 +116,8 @@ class Lab:
             ds = self._src.obtain(name, make)
             self._got[name] = ds
             self.used.append(self._reference(name, ds))
+            n = len(self.used)
+            self._group["name"] = f"{name}.nc" if n == 1 else f"{self.lesson}-*.nc ({n} files)"
         return self._got[name]
 
     def _name(self, what: str) -> str:

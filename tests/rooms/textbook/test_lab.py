@@ -40,7 +40,24 @@ def test_twin_recording_is_kept_and_read_back_bit_for_bit(tmp_path):
     assert lab.record("fourier", arm, traj, **kw) is ds
     assert [r["file"] for r in lab.used] == [str(f.resolve())]
     assert lab.used[0]["sha256"] == R.sha256_file(f) and lab.used[0]["source"] == "twin"
-    assert lab.provenance["recordings"] is lab.used and lab.provenance["source"] == "twin"
+    assert lab.provenance["source"] == "twin"
+    assert lab.provenance["recordings"] == [{"name": "02_least_squares-fourier.nc", "source": "twin", "files": lab.used}]
+
+
+def test_figure_footer_names_the_lessons_recordings_together_and_pack_finds_each(tmp_path):
+    from paperlib.archive.collect import references
+    from paperlib.figures.io import source_footer
+
+    arm, traj, kw = _spec()
+    lab = Lab("04_excitation", results_dir=tmp_path)
+    prov = lab.provenance  # taken before the recordings, as a lesson does
+    for a in ("0.5", "1"):
+        lab.record(f"amplitude_{a}", arm, traj, **kw)
+    assert source_footer(prov) == ("Data: digital twin (simulated, not measured) | recordings: 04_excitation-*.nc (2 files)"
+                                   " | notebooks/textbook/04_excitation.ipynb")
+    assert sorted(references(prov)) == sorted((r["file"], r["sha256"]) for r in lab.used)
+    assert [r["file"] for r in lab.used] == [str((tmp_path / "recordings" / f"04_excitation-amplitude_{a}.nc").resolve())
+                                             for a in ("0.5", "1")]
 
 
 def test_a_new_lab_clears_only_its_lessons_old_recordings(tmp_path):
