@@ -6,6 +6,11 @@
 #   -> results/book/ (Sphinx + MyST-NB: the course and every room found under results/<slug>/, figures/<slug>/)
 #                                                                          (target `book`, and `all`)
 #
+# Recordings: the lessons that measure something on the planar arm twin obtain each recording through
+# paperlib.experiments.textbook.lab.Lab (the kit's RecordingSource): with the twin (default) they are made now and
+# kept in results/textbook/recordings/<lesson>-<what>.nc (what `paperlib archive pack textbook` releases); with
+# --source archive (SOURCE, ARCHIVE) they are copied from the release and no twin code runs.
+#
 # Configuration: config/textbook.yaml, with the run configuration's `textbook:` section merged over it.
 # `book.papers` (or --config book_papers=...): "all" makes the site wait for every room's targets
 # (PAPER_TARGETS), so `make reproduce` builds the whole site in one pass; "existing" builds it from
@@ -42,7 +47,8 @@ room_table("textbook", res=TB_RES)
 for _nb in TB_NOTEBOOKS:
     _o = _tb_outputs(_nb)
     room_notebook("textbook", _nb, res=TB_RES, notebook=f"{TB_P.NOTEBOOK_DIR}/{_nb}.ipynb",
-                  params=TB_P.notebook_params(TB_CFG, _nb, results_dir=TB_RES, figures_dir=TB_FIG),
+                  params=TB_P.notebook_params(TB_CFG, _nb, results_dir=TB_RES, figures_dir=TB_FIG,
+                                              source=SOURCE, archive=ARCHIVE),
                   outputs={"figures": _o["figures"], "views": _o["views"]})
 
 

@@ -15,6 +15,7 @@ module              what                                                        
 ``sequential``      joint n..1 identification vs global, the accumulated error     06
 ``friction_models`` Coulomb, viscous, Stribeck, polynomial, Kostic, LuGre          07
 ``recursive``       batch vs recursive LS, forgetting                             08
+``lab``             each recording: the twin now, or the data release (archive)    02, 04-06, 08
 ``results``         results JSON with ``source`` and provenance                    all
 ==================  ============================================================  ==========
 """
@@ -36,6 +37,9 @@ PAPER = Paper(
 ROOM = Room(
     paper=PAPER,
     config=SCHEMA,
+    # twin: the lessons record on the planar arm twin; archive: they read those recordings from a data release
+    # (``paperlib reproduce textbook --archive DIR``; :mod:`paperlib.experiments.textbook.lab`)
+    sources=("twin", "archive"),
     book=BookPage(
         title="The identification course",
         landing_title="The identification course (textbook)",

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from paperlib.experiments.kit.registry import load_room_config
-from paperlib.experiments.kit.parameters import check as check_parameters
+from paperlib.experiments.kit.parameters import check as check_parameters, declared
 from paperlib.provenance import REPO_ROOT
 
 __all__ = ["load_config", "notebooks", "notebook_params", "code_inputs", "book_code_inputs", "NOTEBOOK_DIR"]
@@ -48,10 +48,37 @@ def notebooks(cfg: Mapping[str, Any]) -> list[str]:
     return [nb for nb in present]
 
 
-def notebook_params(cfg: Mapping[str, Any], nb: str, *, results_dir: str, figures_dir: str) -> dict[str, Any]:
-    """Papermill parameters of a lesson: its output paths, then the configuration's overrides."""
+def notebook_params(cfg: Mapping[str, Any], nb: str, *, results_dir: str, figures_dir: str,
+                    source: str | None = None, archive: str | None = None) -> dict[str, Any]:
+    """Papermill parameters of a lesson: its output paths, where its recordings come from, then the
+    configuration's overrides.
+
+    Parameters
+    ----------
+    cfg : mapping
+        :func:`load_config`.
+    nb : str
+        The lesson.
+    results_dir, figures_dir : str
+        The room's results and figures folders.
+    source : {None, "twin", "archive"}
+        Where the recordings come from (the Snakefile's ``SOURCE``; None: the twin).
+    archive : str, optional
+        The release folder for ``source="archive"`` (the Snakefile's ``ARCHIVE``).
+
+    Notes
+    -----
+    Only a lesson that records something declares ``source``, ``archive`` and ``results_dir``
+    (its :class:`~paperlib.experiments.textbook.lab.Lab` reads them); the others, which compute
+    on the model alone, are not passed them. Nothing is refused here (every room's rules are read
+    whatever is built): a source the course does not understand, or ``archive`` without a release,
+    stops the lesson when it runs (:class:`~paperlib.experiments.textbook.lab.Lab`).
+    """
+    source = source or "twin"
     spec = cfg["notebooks"].get(nb, {})
     p = {"figures_dir": figures_dir, "views_dir": f"{results_dir}/views", "results_file": f"{results_dir}/{nb}.json"}
+    if "source" in declared(f"{NOTEBOOK_DIR}/{nb}.ipynb"):
+        p.update({"source": source, "archive": archive if source == "archive" else None, "results_dir": results_dir})
     p.update(spec.get("params", {}) or {})
     check_parameters(f"{NOTEBOOK_DIR}/{nb}.ipynb", p)
     return p
