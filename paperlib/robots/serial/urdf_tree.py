@@ -104,16 +104,21 @@ class UrdfTree:
     joints: dict[str, UrdfJoint]
     root: str
 
+    def __post_init__(self) -> None:
+        kids: dict[str, list[UrdfJoint]] = {}
+        for j in self.joints.values():
+            kids.setdefault(j.parent, []).append(j)
+        object.__setattr__(self, "_kids", kids)
+        object.__setattr__(self, "_up", {j.child: j for j in self.joints.values()})
+        object.__setattr__(self, "_movable", {})
+
     def children(self, link: str) -> list[UrdfJoint]:
         """Joints whose parent is ``link`` (document order)."""
-        return [j for j in self.joints.values() if j.parent == link]
+        return list(self._kids.get(link, []))
 
     def parent_joint(self, link: str) -> UrdfJoint | None:
         """The joint whose child is ``link`` (None for the root)."""
-        for j in self.joints.values():
-            if j.child == link:
-                return j
-        return None
+        return self._up.get(link)
 
     def path(self, link: str) -> list[UrdfJoint]:
         """Joints from the root down to ``link``."""
@@ -126,7 +131,9 @@ class UrdfTree:
 
     def has_chain_joint(self, link: str) -> bool:
         """Whether the subtree below ``link`` holds a chain joint."""
-        return any(j.is_chain_joint() or self.has_chain_joint(j.child) for j in self.children(link))
+        if link not in self._movable:
+            self._movable[link] = any(j.is_chain_joint() or self.has_chain_joint(j.child) for j in self.children(link))
+        return self._movable[link]
 
     def movable_tips(self, link: str) -> list[str]:
         """Tip links of the movable branches below ``link`` (where each stops holding chain joints)."""
