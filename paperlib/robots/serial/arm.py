@@ -140,20 +140,20 @@ class SerialArm:
         )
 
     @classmethod
-    def from_urdf(cls, path: str | Path, *, name: str | None = None, base_link: str | None = None,
-                  tip_link: str | None = None, **kwargs: Any) -> "SerialArm":
+    def from_urdf(cls, path: str | Path, base_link: str | None = None, tip_link: str | None = None, *,
+                  name: str | None = None, **kwargs: Any) -> "SerialArm":
         """Arm from a URDF as published: the chain from base to tip, every other link merged (:func:`~paperlib.robots.serial.urdf.read_urdf`).
 
         Parameters
         ----------
         path : str or Path
             URDF file (or its XML text if it starts with ``<``).
-        name : str, optional
-            Robot name (default: the URDF's ``robot name``).
         base_link : str, optional
             Link the arm is mounted on (default: the root link).
         tip_link : str, optional
             Last link of the chain (default: found when the tree holds one movable branch).
+        name : str, optional
+            Robot name (default: the URDF's ``robot name``).
         **kwargs
             Further :class:`SerialArm` fields.
 
