@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from scipy import signal as _signal
 
-from paperlib.cli_args import output_file_in_new_dir
+from paperlib.cli_args import add_robot_arguments, output_file_in_new_dir
 from paperlib.robots.base_parameters import BaseParameters
 from paperlib.estimation.least_squares import LinearLeastSquares
 from paperlib.robots.serial import SerialArm
@@ -265,10 +265,12 @@ def identify(arm: SerialArm, data: Prepared, cfg: IdentificationConfig, bp: Base
 
 
 def identify_recording(path: str | Path, robot: str, cfg: IdentificationConfig,
-                       bp: BaseParameters | None = None) -> tuple[dict[str, Any], Prepared]:
+                       bp: BaseParameters | None = None, *, base_link: str | None = None,
+                       tip_link: str | None = None) -> tuple[dict[str, Any], Prepared]:
     """Read a recording, identify, and return (results, prepared data).
 
-    The results carry the recording's ``source`` (hardware | twin) and file name.
+    The results carry the recording's ``source`` (hardware | twin) and file name. ``base_link``
+    and ``tip_link`` pick the chain when ``robot`` is a URDF (:meth:`SerialArm.from_urdf`).
     """
     from paperlib.recordings import RecordingError, read_recording, require_channels
 
@@ -277,10 +279,10 @@ def identify_recording(path: str | Path, robot: str, cfg: IdentificationConfig,
     side = ds[cfg.torque].attrs.get("side")
     if cfg.torque in ("tau_m", "tau_tgt") and side != "joint":
         raise RecordingError(f"{path}: channel {cfg.torque!r} is on the {side!r} side; identification needs joint-side torques")
-    arm = SerialArm.named(robot)
+    arm = SerialArm.named(robot, base_link=base_link, tip_link=tip_link)
     n = ds.sizes["joint"]
     if n != arm.n:
-        raise RecordingError(f"{path}: {n} joints, but robot {arm.name!r} has {arm.n}")
+        raise RecordingError(f"{path}: {n} joints, but robot {arm.name!r} has {arm.n} ({', '.join(arm.joint_names)})")
     fs = float(ds.attrs["sample_rate_hz"])
     data = prepare(ds["time"].values, ds["q"].values, ds[cfg.torque].values, fs, cfg, arm)
     res = identify(arm, data, cfg, bp)
@@ -299,7 +301,7 @@ def _run_identify(args: argparse.Namespace) -> int:
     cfg = IdentificationConfig(method=args.method, cutoff_hz=args.cutoff_hz, decimate=args.decimate, v_gate=args.v_gate,
                                holdout_fraction=args.holdout_fraction)
     try:
-        res, _ = identify_recording(args.recording, args.robot, cfg)
+        res, _ = identify_recording(args.recording, args.robot, cfg, base_link=args.base_link, tip_link=args.tip_link)
     except (RecordingError, ValueError, RuntimeError, OSError) as exc:
         print(f"paperlib serial identify: {exc}", file=sys.stderr)
         return 2
@@ -318,7 +320,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     ss = p.add_subparsers(dest="serial_command", metavar="SERIAL_COMMAND")
     ident = ss.add_parser("identify", help="identify base and friction parameters of a serial arm from a recording")
     ident.add_argument("recording", help="recording (.nc, schema 2) with q and joint-side torques")
-    ident.add_argument("--robot", required=True, help="robot name (a file stem in data/robots/) or a URDF path")
+    add_robot_arguments(ident, help="robot name (a file stem in data/robots/) or a URDF path")
     ident.add_argument("--method", choices=("ols", "wls", "sdp"), default="wls",
                        help="ordinary / per-joint weighted least squares, or physically consistent SDP (default wls)")
     ident.add_argument("--holdout-fraction", type=float, default=0.2,
