@@ -138,6 +138,9 @@ def list_papers() -> str:
     for r in rows:
         lines.append(f"{r['slug']:<{w}}  {r['status']:<10}  {r['title']}")
         lines.append(f"{'':<{w}}  {'':<10}  builds: {r['builds']}")
+        cite = [", ".join(r.get("authors") or ()) or "authors not named in its text", str(r.get("year") or "year not given"),
+                f"doi:{r['doi']}" if r.get("doi") else (r.get("venue") or "no venue or DOI in its text")]
+        lines.append(f"{'':<{w}}  {'':<10}  paper: {'; '.join(cite)}; text ../shared/papers/{r['paper_file']}")
     return "\n".join(lines)
 
 
