@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from paperlib import provenance
-from paperlib.cli_args import output_dir, plain_text
+from paperlib.cli_args import output_dir, output_problem, plain_text
 
 ROOT = provenance.REPO_ROOT
 #: Targets of ``reproduce`` that are not a paper: the whole-site book (``rule book`` of rules/common.smk).
@@ -190,12 +190,14 @@ def snakemake_command(args: argparse.Namespace) -> list[str]:
 
 
 def _report_path(value: str) -> Path:
-    """``--report``'s file: ``.html`` or ``.zip`` (Snakemake's two report forms), in a folder that exists."""
+    """``--report``'s file: ``.html`` or ``.zip`` (Snakemake's two report forms), writable (missing folders are
+    created after the build)."""
     path = Path(value).expanduser().resolve()
     if path.suffix not in (".html", ".zip"):
         raise argparse.ArgumentTypeError(f"{value}: a report is a .html or a .zip file (Snakemake's report forms)")
-    if not path.parent.is_dir():
-        raise argparse.ArgumentTypeError(f"{value}: folder {path.parent} does not exist")
+    why = output_problem(path, create_parents=True)
+    if why:
+        raise argparse.ArgumentTypeError(why)
     return path
 
 
@@ -296,6 +298,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         return 0
     if getattr(args, "report", None) is not None:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
         rep = subprocess.run(report_command(args), cwd=ROOT, env=env)
         if rep.returncode != 0:
             print(f"reproduce: the build succeeded, but snakemake --report failed (exit {rep.returncode})",
