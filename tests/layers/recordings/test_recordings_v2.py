@@ -297,3 +297,15 @@ def test_plausibility_warns_on_angles_outside_the_robots_joint_limits():
     assert "joint 5: reaches 2.4 rad at time index 499" in w and "degrees labelled" not in w
     # No model of the robot, no judgement.
     assert R.robot_joint_limits("kinova_gen3_joint7") is None
+
+
+def test_validate_ok_line_labels_what_it_shows(tmp_path, capsys):
+    """The OK line names each field (issue 27: a file without a controller showed a bare '-')."""
+    from paperlib.cli import main
+    q = 0.1 * np.sin(np.arange(300) / FS)[:, None] * np.ones((1, 2))
+    path = tmp_path / "plain.nc"
+    R.write_recording(R.from_arrays(q, sample_rate_hz=FS, robot="my_joint", source="hardware", writer="lab 1"), path)
+    assert main(["validate", str(path)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"OK   {path}: source hardware, robot my_joint, no controller stated, written by lab 1, ")
+    assert " - " not in first
