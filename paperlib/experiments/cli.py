@@ -9,9 +9,10 @@ With no PAPER, every paper is built, then the index ``results/paper_comparison.m
 reads its own ``config/<slug>.yaml``; ``--config FILE`` is a run configuration merged over them
 (``config/smoke.yaml`` is the fast CI run). The papers are the registered rooms
 (:mod:`paperlib.experiments.kit.registry`); each room's configuration checks run before Snakemake. Snakemake decides what is out of date, so a second
-run with nothing changed does nothing. ``--report FILE.html`` (or ``.zip``) then writes Snakemake's report of the finished build (its jobs, their
-run times and provenance: ``snakemake --report``). Before running, the Jupyter kernel ``paperlib`` that the
-notebooks are executed with is checked and, if missing, installed into this environment.
+run with nothing changed does nothing. ``--report FILE.html`` (or ``.zip``) then writes Snakemake's
+report of the finished build (its jobs, their run times and provenance: ``snakemake --report``).
+Before running, the Jupyter kernel ``paperlib`` that the notebooks are executed with is checked
+and, if missing, installed into this environment.
 """
 
 from __future__ import annotations
@@ -142,7 +143,8 @@ def list_papers() -> str:
     for r in rows:
         lines.append(f"{r['slug']:<{w}}  {r['status']:<10}  {r['title']}")
         lines.append(f"{'':<{w}}  {'':<10}  builds: {r['builds']}")
-        cite = [", ".join(r.get("authors") or ()) or "authors not named in its text", str(r.get("year") or "year not given"),
+        cite = [", ".join(r.get("authors") or ()) or "authors not named in its text",
+                str(r.get("year") or "year not given"),
                 f"doi:{r['doi']}" if r.get("doi") else (r.get("venue") or "no venue or DOI in its text")]
         lines.append(f"{'':<{w}}  {'':<10}  paper: {'; '.join(cite)}; text ../shared/papers/{r['paper_file']}")
     return "\n".join(lines)
