@@ -6,7 +6,7 @@ code commit, data source, recordings with sha256, image files with sha256). Afte
 ``python -m paperlib.figures.catalog DIR ...`` does it for any folder), so the catalogue lists what
 exists now, never what a hand-written list once promised.
 
-    python -m paperlib.figures.catalog figures/bearing figures/rrr
+    python -m paperlib.figures.catalog figures/<slug> [figures/<slug> ...]
 """
 
 from __future__ import annotations
