@@ -204,7 +204,10 @@ def compile_notice(tag: str) -> str | None:
 
 
 def iter_commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
-    """(command path, parser) for ``parser`` and every sub-command below it, depth first (imports every command module)."""
+    """(command path, parser) for ``parser`` and every sub-command below it, depth first.
+
+    Walking the tree imports every command's module.
+    """
     yield path, parser
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
