@@ -16,6 +16,7 @@ import sys
 from typing import Callable
 
 BENCH_MODULES: tuple[str, ...] = (
+    "paperlib.cli_bench",
     "paperlib.robots.serial_bench",
     "paperlib.twin.bench",
     "paperlib.estimation.bench",

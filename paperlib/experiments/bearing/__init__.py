@@ -43,7 +43,7 @@ attribute, where the study reads grade and true RMS from.
 """
 
 from paperlib.experiments.bearing.config_schema import SCHEMA
-from paperlib.experiments.kit import Paper, Room
+from paperlib.experiments.kit import Command, Paper, Room
 
 PAPER = Paper(
     slug="bearing",
@@ -59,7 +59,8 @@ PAPER = Paper(
 
 ROOM = Room(
     paper=PAPER,
-    commands=("paperlib.experiments.bearing.cli",),
+    commands=(Command("bearing", "paperlib.experiments.bearing.cli",
+                      "joint intrinsic torque model and wheel-bearing inspection (paper 004)"),),
     bench=("paperlib.experiments.bearing.bench",),
     figures=("paperlib.experiments.bearing.figures",),
     config=SCHEMA,

@@ -22,6 +22,7 @@ module                      reproduces                                          
 ``thermal_figures``         the figures of the thermal modules                                   --
 ``thermal_comparison``      comparison rows of the thermal campaign                              --
 ``thermal_bench``           bench key ``thermal_campaign_s`` (whole campaign simulated+analysed)  --
+``serial_bench``            bench key ``serial_identify_tx40_s`` (serial identify on TX40 data)   --
 ``sources``                 ``--source twin`` / ``archive``: the room's ``RecordingSource``      both
 ==========================  ===================================================================  ========================
 """
@@ -43,7 +44,7 @@ PAPER = Paper(
 
 ROOM = Room(
     paper=PAPER,
-    bench=("paperlib.experiments.industrial.thermal_bench",),
+    bench=("paperlib.experiments.industrial.thermal_bench", "paperlib.experiments.industrial.serial_bench"),
     figures=("paperlib.experiments.industrial.thermal_figures", "paperlib.experiments.industrial.identification"),
     config_checks=("paperlib.experiments.industrial.thermal:reproduce_check",),
     config=SCHEMA,

@@ -19,8 +19,10 @@ an archive build.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-from paperlib.experiments.kit.sources import RecordingSource, SourceError
+if TYPE_CHECKING:  # the room's __init__ reads SOURCES: importing this module must not pull in xarray
+    from paperlib.experiments.kit.sources import RecordingSource
 
 __all__ = ["SLUG", "SOURCES", "recording_source"]
 
@@ -48,6 +50,8 @@ def recording_source(results_dir: str | os.PathLike[str], source: str | None = "
         ``hardware`` (no live rig for this room) or any other source it does not know, or
         ``archive`` without a release folder.
     """
+    from paperlib.experiments.kit.sources import RecordingSource, SourceError
+
     source = source or "twin"
     if source not in SOURCES:
         raise SourceError(f"{SLUG}: source {source!r} is not one of {', '.join(SOURCES)} (no live rig for this "

@@ -18,8 +18,9 @@ Metadata -- :mod:`paperlib.experiments.kit.paper`
 
 Registration -- :mod:`paperlib.experiments.kit.room`
     ``Room(paper, commands=(), sweep_runner=None, bench=(), figures=(), config_checks=(),
-    config=None, book=BookPage())``: ``commands`` are module names exposing
-    ``add_parser(subparsers)`` (added to ``paperlib --help``); ``sweep_runner`` a module name
+    config=None, book=BookPage())``: ``commands`` are ``Command(name, module, help)`` (listed by
+    ``paperlib --help``; the module, exposing ``add_parser(subparsers)``, imported only when that
+    command runs) or bare module names (imported whenever the command line is built); ``sweep_runner`` a module name
     (``FACTORS``, ``run_seed``, ``headlines``, ``code_inputs``; see :mod:`paperlib.sweeps`);
     ``bench`` module names exposing ``benchmarks()``; ``figures`` the room's figure modules (they live in the room);
     ``config_checks`` callables ``check(run_config: dict, args) -> None`` run by
@@ -79,7 +80,7 @@ Notebook parameters -- :mod:`paperlib.experiments.kit.parameters`
 from paperlib.experiments.kit.config import ConfigError, Key, Schema, deep_merge
 from paperlib.experiments.kit.paper import STATUSES, Paper
 from paperlib.experiments.kit.registry import load_room_config, room, rooms, slugs
-from paperlib.experiments.kit.room import BookPage, Room
+from paperlib.experiments.kit.room import BookPage, Command, Room
 
-__all__ = ["Paper", "STATUSES", "Room", "BookPage", "Key", "Schema", "ConfigError", "deep_merge", "load_room_config",
+__all__ = ["Paper", "STATUSES", "Room", "BookPage", "Command", "Key", "Schema", "ConfigError", "deep_merge", "load_room_config",
            "rooms", "room", "slugs"]

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from paperlib.experiments.kit.config import ConfigError, Schema, config_path, deep_merge, read_run_config, read_yaml
-from paperlib.experiments.kit.room import Room
+from paperlib.experiments.kit.room import Command, Room
 
-__all__ = ["ROOMS_PATH_ENV", "rooms", "room", "slugs", "command_modules", "bench_modules", "sweep_runners",
+__all__ = ["ROOMS_PATH_ENV", "rooms", "room", "slugs", "commands", "command_modules", "bench_modules", "sweep_runners",
            "figure_modules", "config_checks", "reset", "resolve", "load_room_config"]
 
 ROOMS_PATH_ENV = "PAPERLIB_ROOMS_PATH"
@@ -98,9 +98,14 @@ def room(slug: str) -> Room:
     raise KeyError(f"no room {slug!r}; known: {', '.join(slugs())}")
 
 
+def commands() -> list[Command | str]:
+    """The rooms' CLI commands as declared: a :class:`Command` (name, module, help) or a module name."""
+    return [c for r in rooms() for c in r.commands]
+
+
 def command_modules() -> list[str]:
-    """The rooms' CLI command modules (each with ``add_parser(subparsers)``)."""
-    return [m for r in rooms() for m in r.commands]
+    """The rooms' CLI command modules (each with ``add_parser(subparsers)``), each once."""
+    return list(dict.fromkeys(c.module if isinstance(c, Command) else c for c in commands()))
 
 
 def bench_modules() -> list[str]:

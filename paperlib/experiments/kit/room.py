@@ -8,7 +8,7 @@ from typing import Any, Callable, Sequence
 from paperlib.experiments.kit.config import Schema
 from paperlib.experiments.kit.paper import Paper
 
-__all__ = ["Room", "BookPage"]
+__all__ = ["Room", "BookPage", "Command"]
 
 
 @dataclass(frozen=True)
@@ -42,14 +42,36 @@ class BookPage:
 
 
 @dataclass(frozen=True)
+class Command:
+    """A ``paperlib`` sub-command declared by name, so ``paperlib --help`` lists it without importing it.
+
+    Parameters
+    ----------
+    name : str
+        The sub-command (``paperlib NAME``).
+    module : str
+        The module whose ``add_parser(subparsers)`` registers it; imported only when ``NAME`` is the
+        command given (or the whole command tree is walked).
+    help : str
+        The one line ``paperlib --help`` shows; the same text the module registers (a test compares them).
+    """
+
+    name: str
+    module: str
+    help: str
+
+
+@dataclass(frozen=True)
 class Room:
     """A room's registration (see :mod:`paperlib.experiments.kit`).
 
     Parameters
     ----------
     paper : Paper
-    commands : sequence of str
-        Modules with ``add_parser(subparsers)``: the room's ``paperlib`` sub-commands.
+    commands : sequence of Command or str
+        The room's ``paperlib`` sub-commands: a :class:`Command` (name, module, help: the module is
+        imported only when that command runs), or the name of a module with ``add_parser(subparsers)``
+        (imported whenever the command line is built, which slows ``paperlib --help``).
     sweep_runner : str, optional
         Module of the room's per-seed sweep runner (:mod:`paperlib.sweeps`).
     bench : sequence of str
@@ -71,7 +93,7 @@ class Room:
     """
 
     paper: Paper
-    commands: Sequence[str] = ()
+    commands: Sequence[str | Command] = ()
     sweep_runner: str | None = None
     bench: Sequence[str] = ()
     figures: Sequence[str] = ()

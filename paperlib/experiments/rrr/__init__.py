@@ -33,7 +33,7 @@ The model (eqs. 1-37) is :mod:`paperlib.symbolic.three_rrr` -> :mod:`paperlib.ke
 estimators :mod:`paperlib.estimation.nls`, the LVCA paths :mod:`paperlib.control.ladder`.
 """
 
-from paperlib.experiments.kit import Paper, Room
+from paperlib.experiments.kit import Command, Paper, Room
 from paperlib.experiments.rrr.config_schema import SCHEMA
 
 PAPER = Paper(
@@ -50,7 +50,8 @@ PAPER = Paper(
 
 ROOM = Room(
     paper=PAPER,
-    commands=("paperlib.experiments.rrr.cli",),
+    commands=(Command("rrr", "paperlib.experiments.rrr.cli",
+                      "paper 002 (3-RRR): friction identification from a recording"),),
     figures=("paperlib.experiments.rrr.plots",),
     config=SCHEMA,
     sources=("twin", "archive"),

@@ -200,7 +200,8 @@ def test_every_room_declares_paper_and_room() -> None:
     for r in registry.rooms():
         mod = importlib.import_module(f"paperlib.experiments.{r.slug}")
         assert mod.PAPER is r.paper and isinstance(r.paper, kit.Paper) and r.paper.slug == r.slug
-        for name in [*r.commands, *r.bench, *r.figures] + ([r.sweep_runner] if r.sweep_runner else []):
+        command_modules = [getattr(c, "module", c) for c in r.commands]  # a kit Command or a module name
+        for name in [*command_modules, *r.bench, *r.figures] + ([r.sweep_runner] if r.sweep_runner else []):
             assert importlib.util.find_spec(name) is not None, f"{r.slug}: {name} does not exist"
         for check in registry.config_checks(r.slug):
             assert callable(check)
