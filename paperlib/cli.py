@@ -17,6 +17,7 @@ import sys
 COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.bench",                 # bench
     "paperlib.recordings.cli",        # validate, recordings verify
+    "paperlib.recordings.import_cli", # import csv | rosbag2
     "paperlib.twin.cli",              # record
     "paperlib.estimation.cli",        # identify
     "paperlib.hardware.cli",          # run, hardware probe / selftest
@@ -24,7 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "paperlib.book.cli",              # book build / serve
     "paperlib.sweeps.cli",            # sweep
     "paperlib.data.cli",              # data fetch
-    "paperlib.estimation.serial_identification",  # serial identify
+    "paperlib.serial_cli",            # serial identify
     "paperlib.estimation.thermal_cli",  # thermal fit / monitor
     "paperlib.archive.cli",           # archive pack | verify | resolve
 )
