@@ -402,7 +402,7 @@ def identify_recording(path: str | Path, robot: str | SerialArm, cfg: Identifica
     fs = float(ds.attrs["sample_rate_hz"])
     cutoff, k, why_rates = choose_rates(ds["q"].values, fs, cfg.cutoff_hz, cfg.decimate)
     cfg = replace(cfg, cutoff_hz=cutoff, decimate=k)
-    source, _ = torque_source(ds, cfg.torque)
+    source, why_torque = torque_source(ds, cfg.torque)
     cfg = replace(cfg, torque=source)
     gains, gains_from = None, None
     if source == "current":
@@ -423,6 +423,7 @@ def identify_recording(path: str | Path, robot: str | SerialArm, cfg: Identifica
     if payload_run is not None and payload is None:
         raise ValueError("--payload-run needs the payload: --payload MASS_KG,CX,CY,CZ[,IXX,IXY,IXZ,IYY,IYZ,IZZ] or FILE.toml")
     data, choices = prepare_recording(ds, arm, cfg, name, gains)
+    choices["torque"] = why_torque + choices["torque"].split("(--torque)", 1)[-1]
     choices["rates"] = why_rates
     prun = None
     if payload_run is not None:
