@@ -104,3 +104,16 @@ def test_wrong_joint_count_is_refused_naming_the_robot_option(twin, capsys) -> N
     p = _write(tmp, "three", q[:, :3], {"tau_s": tau[:, :3]})
     rc, _, err = _identify([p], tmp, capsys)
     assert rc == 2 and "3 joints, but robot 'tx40' has 6: give the robot of this recording" in err
+
+
+def test_paperlib_identify_on_a_users_arm_names_serial_identify(twin, capsys) -> None:
+    arm, fr, t, q, qd, tau, tmp = twin
+    p = tmp / "my_arm.nc"
+    write_recording(from_arrays(q, sample_rate_hz=100.0, robot="my_arm", source="hardware", channels={"tau_s": tau}), p)
+    assert main(["identify", str(p)]) == 1
+    err = capsys.readouterr().err
+    assert f"paperlib serial identify {p} --robot ARM.urdf" in err
+    p2 = tmp / "tx40_run.nc"
+    write_recording(from_arrays(q, sample_rate_hz=100.0, robot="tx40", source="hardware", channels={"tau_s": tau}), p2)
+    assert main(["identify", str(p2)]) == 1
+    assert "a serial arm: identify it with `paperlib serial identify" in capsys.readouterr().err
