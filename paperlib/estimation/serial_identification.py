@@ -139,12 +139,32 @@ class Prepared:
     coupling_sign_f: dict | None = None  # coupling name -> filtered sign(v_m) (N,)
 
 
+def _sign_as_logged(v: np.ndarray, t: np.ndarray, t_logged: np.ndarray | None) -> np.ndarray:
+    """``sign(v)`` on the grid ``t``, as a resampled log shows it (see :func:`prepare`)."""
+    if t_logged is None:
+        return np.sign(v)
+    from scipy.interpolate import CubicSpline
+
+    v2 = v.reshape(v.shape[0], -1)
+    at_log = np.stack([np.sign(np.interp(t_logged, t, col)) for col in v2.T], axis=1)
+    return CubicSpline(t_logged, at_log, axis=0)(t).reshape(v.shape)
+
+
 def prepare(t: np.ndarray, q: np.ndarray, tau: np.ndarray, fs: float, cfg: IdentificationConfig,
-            arm: SerialArm | None = None, qd: np.ndarray | None = None) -> Prepared:
+            arm: SerialArm | None = None, qd: np.ndarray | None = None,
+            t_logged: np.ndarray | None = None) -> Prepared:
     """Steps 1-2 of the module docstring on arrays (N, n) (``arm`` for its coupled motors).
 
     ``tau`` is whatever the torque channel holds (joint torques, or currents when the drive
     gains are to be identified); ``qd`` a measured velocity [rad/s] (None: derived from ``q``).
+
+    ``t_logged`` [s]: the stamps of a jittery log before it was resampled onto ``t``
+    (:func:`paperlib.recordings.resample_uniform`, the recording's ``time_logged``). The Coulomb
+    columns then pass through the same resampling as the measured torque did: ``sign(qd)`` at
+    the logged stamps, interpolated onto the grid by the same cubic spline, then filtered. A
+    resampled torque step is smeared over the logged samples around it; a sign sampled on the
+    grid is not, and on a +-5 ms jittery 100-Hz twin log that mismatch biased the first axis'
+    drive gain and friction by 6-7 %.
     """
     from paperlib.signals import zero_phase_derivatives
 
@@ -157,11 +177,11 @@ def prepare(t: np.ndarray, q: np.ndarray, tau: np.ndarray, fs: float, cfg: Ident
         qd = _signal.sosfiltfilt(sos, np.asarray(qd, dtype=np.float64), axis=0)
         qdd = np.gradient(qd, 1.0 / fs, axis=0)
     tau_f = _signal.sosfiltfilt(sos, np.asarray(tau, dtype=np.float64), axis=0)
-    sign_f = _signal.sosfiltfilt(sos, np.sign(qd), axis=0)
+    sign_f = _signal.sosfiltfilt(sos, _sign_as_logged(qd, t, t_logged), axis=0)
     coupling_sign = {}
     for cp in (arm.couplings if arm is not None else ()):
         vm = qd[:, list(cp.joints)] @ np.asarray(cp.coefficients)
-        coupling_sign[cp.name] = _signal.sosfiltfilt(sos, np.sign(vm))[:: cfg.decimate]
+        coupling_sign[cp.name] = _signal.sosfiltfilt(sos, _sign_as_logged(vm, t, t_logged))[:: cfg.decimate]
     k = cfg.decimate
     t, q_f, qd, qdd, tau_f, sign_f = (a[::k] for a in (np.asarray(t), q_f, qd, qdd, tau_f, sign_f))
     edge = cfg.edge_periods / cfg.cutoff_hz
@@ -364,7 +384,8 @@ def prepare_recording(ds: Any, arm: SerialArm, cfg: IdentificationConfig, name: 
         effort = channel_torque(ds, source, arm, gains, cfg.gain_side)
     fs = float(ds.attrs["sample_rate_hz"])
     qd = ds["qd"].values if kin == "measured" else None
-    data = prepare(ds["time"].values, ds["q"].values, effort, fs, cfg, arm, qd=qd)
+    t_logged = ds["time_logged"].values if "time_logged" in ds.variables else None
+    data = prepare(ds["time"].values, ds["q"].values, effort, fs, cfg, arm, qd=qd, t_logged=t_logged)
     side = ds[source].attrs.get("side")
     if source == "tau_m" and side == "motor":
         why_torque += "; motor side, referred to the joints by the gear ratios (tau = R^T tau_motor)"

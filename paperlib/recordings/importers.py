@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from paperlib.recordings.resample import DEFAULT_MAX_GAP_PERIODS, JitterReport, resample_uniform
+from paperlib.recordings.resample import DEFAULT_MAX_GAP_PERIODS, JitterReport, logged_time_variable, resample_uniform
 from paperlib.recordings.schema import CHANNELS, RecordingError
 
 __all__ = ["UNIT_SCALES", "parse_columns", "import_csv", "import_rosbag2"]
@@ -104,6 +104,7 @@ def _build(t: np.ndarray, data: dict[str, np.ndarray], *, robot: str, name: str,
     if any(c in out for c in ("tau_m", "tau_tgt")) and torque_side is None:
         raise ValueError(f"{name}: tau_m needs its side: give --torque-side joint (after the gearbox) or motor")
     ds = from_arrays(q, sample_rate_hz=report.sample_rate_hz, robot=robot, source="hardware", channels=out,
+                     extra_vars=logged_time_variable(t, report),
                      origins={k: v for k, v in (origins or {}).items() if k in out} or None,
                      torque_side=torque_side if any(c in out for c in ("tau_m", "tau_tgt")) else None,
                      writer=writer, time=time,

@@ -28,7 +28,7 @@ from typing import Mapping
 
 import numpy as np
 
-__all__ = ["JitterReport", "resample_uniform", "DEFAULT_MAX_GAP_PERIODS"]
+__all__ = ["JitterReport", "resample_uniform", "logged_time_variable", "DEFAULT_MAX_GAP_PERIODS"]
 
 #: Longest step accepted, in nominal periods (a longer one is a gap in the log).
 DEFAULT_MAX_GAP_PERIODS = 5.0
@@ -177,3 +177,18 @@ def resample_uniform(t: np.ndarray, channels: Mapping[str, np.ndarray], *, sampl
                           method="none" if uniform else ("linear (numpy.interp)" if method == "linear" else
                                                                  "not-a-knot cubic spline (scipy.interpolate.CubicSpline)"))
     return time, out, report
+
+
+def logged_time_variable(t: np.ndarray, report: JitterReport) -> dict[str, tuple]:
+    """``{"time_logged": ...}``: the log's own stamps (from 0) for a resampled recording's ``extra_vars``.
+
+    Kept so that an analysis can pass a model signal through the same resampling as the data
+    (e.g. the Coulomb columns of :func:`paperlib.estimation.serial_identification.prepare`).
+    Empty when the log was uniform already.
+    """
+    if not report.resampled:
+        return {}
+    t = np.asarray(t, dtype=np.float64)
+    return {"time_logged": (("sample_logged",), t - t[0],
+                            {"units": "s", "long_name": "time stamp of each logged sample before resampling onto the "
+                                                        "uniform grid (not-a-knot cubic spline)"})}

@@ -101,7 +101,7 @@ def logged_run(arm: SerialArm, params: np.ndarray, *, duration_s: float, sample_
                jitter_s: float = 0.005, drive_gains: Sequence[float] | None = None,
                payload: KnownPayload | None = None, noise_nm: Sequence[float] | float = 0.0,
                encoder_resolution_rad: float = 2e-7, trajectory_seed: int = 0, seed: int = 0,
-               chunk: int = 50_000) -> LoggedRun:
+               chunk: int = 50_000, trajectory: FourierTrajectory | None = None) -> LoggedRun:
     """Simulate a logged run (see the module docstring).
 
     Parameters
@@ -127,6 +127,8 @@ def logged_run(arm: SerialArm, params: np.ndarray, *, duration_s: float, sample_
         Seeds of the trajectory's coefficients and of the jitter and noise.
     chunk : int
         Samples per regressor evaluation (memory bound for long runs).
+    trajectory : FourierTrajectory, optional
+        The motion (default :func:`exciting_trajectory` of ``trajectory_seed``).
     """
     period = 1.0 / sample_rate_hz
     if not 0.0 <= jitter_s <= 0.5 * period:
@@ -135,7 +137,7 @@ def logged_run(arm: SerialArm, params: np.ndarray, *, duration_s: float, sample_
     n_samples = int(round(duration_s * sample_rate_hz))
     t = np.arange(n_samples) * period + rng.uniform(-jitter_s, jitter_s, n_samples)
     t[0] = 0.0
-    tr = exciting_trajectory(arm, seed=trajectory_seed)
+    tr = exciting_trajectory(arm, seed=trajectory_seed) if trajectory is None else trajectory
     gains = np.ones(arm.n) if drive_gains is None else np.asarray(drive_gains, dtype=np.float64).reshape(arm.n)
     full = np.asarray(params, dtype=np.float64).copy()
     if payload is not None:
@@ -166,6 +168,7 @@ def run_recording(run: LoggedRun, robot: str, *, channel: str = "current", sampl
     the same noise, joint side). The resampling's jitter report is stored in the ``config``.
     """
     from paperlib.recordings import from_arrays, resample_uniform
+    from paperlib.recordings.resample import logged_time_variable
 
     gains = np.asarray(run.truth["drive_gains"])
     values = run.current if channel == "current" else run.current * gains
@@ -173,4 +176,5 @@ def run_recording(run: LoggedRun, robot: str, *, channel: str = "current", sampl
                                          name="twin log")
     return from_arrays(out["q"], sample_rate_hz=report.sample_rate_hz, robot=robot, source="twin",
                        channels={channel: out[channel]}, truth=run.truth, time=time,
+                       extra_vars=logged_time_variable(run.t, report),
                        config={"resampled_from": report.to_dict()})
