@@ -283,6 +283,7 @@ def identify(arm: SerialArm, data: Prepared, cfg: IdentificationConfig, bp: Base
                                 "payload": payload.to_dict(),
                                 "payload_rows_used": int(pmask.sum()),
                                 "sigma_current_A": ls.sigma_.tolist()}
+        extra["sigma_joint_units"] = "A (drive gains identified: the fit is in current space)"
     if cfg.method == "sdp":
         from paperlib.estimation.physical import PhysicalLeastSquares
 

@@ -43,9 +43,12 @@ def _runs(tmp, duration_s, jitter_s, noise, friction_scale=1.0):
 
 
 def _identify(paths, out):
+    """``serial identify`` given the arm's URDF only (written from the robot file), --torque current and the payload run."""
     from paperlib.cli import main
 
-    rc = main(["serial", "identify", str(paths["main"]), "--robot", "tx40", "--torque", "current",
+    urdf = out.parent.parent / "tx40.urdf"
+    urdf.write_text(SerialArm.named("tx40").to_urdf())
+    rc = main(["serial", "identify", str(paths["main"]), "--robot", str(urdf), "--torque", "current",
                "--payload-run", str(paths["payload"]), "--payload", "2.3,0.10,0.05,0.10,0.01,0,0,0.01,0,0.008",
                "--validate", str(paths["third"]), "--json", str(out)])
     assert rc == 0
@@ -91,7 +94,7 @@ def test_jittery_current_log_gains_friction_and_prediction(jittery, record_prope
 
     cfg = replace(IdentificationConfig(), cutoff_hz=res["config"]["cutoff_hz"], torque="current", holdout_fraction=0.0,
                   decimate=res["config"]["decimate"])
-    data, _ = prepare_recording(ds, arm, cfg, "third", tuple(GAINS))
+    data, _ = prepare_recording(ds, arm, cfg, "third", tuple(GAINS))  # the TX40's own model: the twin's truth
     bp = arm.base_parameters()
     e = (data.tau - base_regressor(arm, data, bp) @ bp.project(pi))[data.fit]
     rms_true = np.sqrt(np.mean(e ** 2, axis=0))
