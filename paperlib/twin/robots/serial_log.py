@@ -37,7 +37,7 @@ from paperlib.robots.serial import SerialArm
 from paperlib.estimation.drive_gains import KnownPayload
 
 __all__ = ["LoggedRun", "tx40_friction", "true_params", "exciting_trajectory", "logged_run",
-           "run_recording"]
+           "run_recording", "identify_seconds"]
 
 CAMPAIGN_FILE = provenance.REPO_ROOT / "data" / "twin" / "tx40_thermal_campaign.toml"
 
@@ -178,3 +178,31 @@ def run_recording(run: LoggedRun, robot: str, *, channel: str = "current", sampl
                        channels={channel: out[channel]}, truth=run.truth, time=time,
                        extra_vars=logged_time_variable(run.t, report),
                        config={"resampled_from": report.to_dict()})
+
+
+def identify_seconds(duration_s: float = 3600.0, sample_rate_hz: float = 1000.0) -> float:
+    """Wall time [s] of :func:`~paperlib.estimation.serial_identification.identify_recording` on a TX40 log.
+
+    The log (``duration_s`` at ``sample_rate_hz``, uniform, joint-side torque ``tau_s`` with the
+    twin's noise) is generated and written to a temporary file first; only the identification
+    (read, rates, filter, regressor, WLS) is timed. ``paperlib bench``'s ``serial_identify_1h_s``.
+    """
+    import tempfile
+    import time as _time
+
+    from paperlib.estimation.serial_identification import IdentificationConfig, identify_recording
+    from paperlib.recordings import from_arrays, write_recording
+
+    arm = SerialArm.named("tx40")
+    fr = tx40_friction()
+    run = logged_run(arm, true_params(arm, fr["fv"], fr["fs"]), duration_s=duration_s, sample_rate_hz=sample_rate_hz,
+                     jitter_s=0.0, noise_nm=fr["noise_Nm"], chunk=200_000)
+    tau = run.current * np.asarray(run.truth["drive_gains"])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "serial_log.nc"
+        write_recording(from_arrays(run.q, sample_rate_hz=sample_rate_hz, robot=arm.name, source="twin",
+                                    channels={"tau_s": tau}, truth=run.truth), path)
+        del run, tau
+        t0 = _time.perf_counter()
+        identify_recording(path, arm, IdentificationConfig())
+        return _time.perf_counter() - t0
