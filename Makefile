@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test check-results reproduce smoke codegen check-codegen bench clean-venv kernel
+.PHONY: test check-results check-archive reproduce smoke codegen check-codegen bench clean-venv kernel
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "paperlib needs Python 3.11, found " + sys.version'
@@ -25,6 +25,10 @@ test: $(STAMP)
 # the checks of a build's results (after make reproduce or make smoke); fails when nothing is built
 check-results: $(STAMP)
 	$(PY) -m pytest -q -m results tests/results
+
+# every room built from its twin, released, rebuilt from the release with the twin forbidden (~15 min)
+check-archive: $(STAMP)
+	$(PY) -m pytest -q -m archive tests/contracts/test_archive_roundtrip.py
 
 codegen: $(STAMP)
 	$(PY) -m paperlib.codegen

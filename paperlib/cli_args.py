@@ -20,7 +20,7 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["plain_text", "output_problem", "output_file", "output_file_in_new_dir", "output_dir", "OUTPUT_TYPES"]
+__all__ = ["add_robot_arguments", "plain_text", "output_problem", "output_file", "output_file_in_new_dir", "output_dir", "OUTPUT_TYPES"]
 
 
 def _nearest_existing(path: Path) -> Path:
@@ -115,3 +115,17 @@ def plain_text(doc: str | None) -> str:
     text = _ROLE.sub(r"\1", doc or "")
     text = _LITERAL.sub(r"\1", text)
     return _INTERPRETED.sub(r"'\1'", text)
+
+
+def add_robot_arguments(parser: argparse.ArgumentParser, *, help: str) -> None:
+    """The robot options every command that takes ``--robot`` shares: ``--robot`` and, for a URDF, ``--base-link`` / ``--tip-link``.
+
+    The command passes ``args.base_link`` and ``args.tip_link`` on to
+    ``SerialArm.named(args.robot, base_link=..., tip_link=...)`` (one loader for every command).
+    """
+    parser.add_argument("--robot", required=True, help=help)
+    parser.add_argument("--base-link", metavar="LINK",
+                        help="URDF only: link the arm is mounted on (default: the root link)")
+    parser.add_argument("--tip-link", metavar="LINK",
+                        help="URDF only: last link of the chain, when the tree holds several movable branches "
+                             "(a mobile base with an arm, a torso with two arms); found by itself when there is one")

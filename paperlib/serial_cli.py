@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from paperlib.cli_args import output_file_in_new_dir
+from paperlib.cli_args import add_robot_arguments, output_file_in_new_dir
 
 
 def _floats(text: str) -> tuple[float, ...]:
@@ -37,7 +37,7 @@ def _run_identify(args: argparse.Namespace) -> int:
             raise ValueError("--payload-run and --payload go together: the run carrying the payload, and the payload's "
                              "MASS_KG,CX,CY,CZ[,inertia] (or a TOML file)")
         payload = parse_payload(args.payload) if args.payload is not None else None
-        arm = SerialArm.named(args.robot)
+        arm = SerialArm.named(args.robot, base_link=args.base_link, tip_link=args.tip_link)
         res, _ = identify_recording(args.recording, arm, cfg, payload_run=args.payload_run, payload=payload)
         for key, why in res["choices"].items():
             print(f"paperlib serial identify: {key}: {why}", file=sys.stderr)
@@ -85,7 +85,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "source, the velocities, the filter cut-off and the decimation are chosen from the recording "
                     "and printed with the reason; options override them.")
     ident.add_argument("recording", help="recording (.nc, schema 2) with q and a torque channel (tau_m, tau_s or current)")
-    ident.add_argument("--robot", required=True, help="robot name (a file stem in data/robots/) or a URDF path")
+    add_robot_arguments(ident, help="robot name (a file stem in data/robots/) or a URDF path")
     ident.add_argument("--method", choices=("ols", "wls", "sdp"), default="wls",
                        help="ordinary / per-joint weighted least squares, or physically consistent SDP (default wls)")
     ident.add_argument("--torque", choices=("auto", "tau_m", "tau_s", "current"), default="auto",

@@ -5,15 +5,20 @@
 # The plan (which recordings, from where, notebook parameters, outputs) comes from
 # paperlib/experiments/mems/pipeline.py; the configuration from config/mems.yaml with the run
 # configuration's `mems:` section merged over it. Overrides on the command line (--config key=value):
-# source, rig_config, recording_storage (`paperlib reproduce --full-recordings` sets it to full).
+# source, archive, rig_config, recording_storage (`paperlib reproduce --full-recordings` sets it to full).
+# With a data release (`paperlib reproduce mems --archive DIR`: source archive, archive DIR) every
+# recording, the notebooks' own twin runs included, is copied from the release, and the 100-seed
+# sweep (100 new twin runs, a study of the twin itself) is not rerun.
 
 import json
 
 from paperlib.experiments.mems import pipeline as MEMS_P
 
-_mems_over = {k: config[k] for k in ("source", "rig_config", "recording_storage") if k in config}
+_mems_over = {k: config[k] for k in ("source", "archive", "rig_config", "recording_storage") if k in config}
 MEMS_CFG = MEMS_P.normalise_config(MEMS_P.merge(
     MEMS_P.load_config(config.get("config_file"), results_root=RESULTS, figures_root=FIGURES), _mems_over))
+if MEMS_CFG["archive"]:
+    MEMS_CFG["sweep"] = None
 MEMS_PLAN = MEMS_P.recording_plan(MEMS_CFG)
 MEMS_RES = MEMS_CFG["results_dir"]
 MEMS_RIG = MEMS_CFG["rig_config"] or ""
@@ -40,7 +45,8 @@ def _mems_warm_input(wc):
     return [MEMS_PLAN[w]["path"]] if w else []
 
 
-# Recordings made now: by the twin (source: twin) or on the robot (source: hardware).
+# Recordings made now: by the twin (source: twin) or on the robot (source: hardware), or copied from a
+# data release (--archive).
 rule mems_recording:
     input:
         codegen=CODEGEN_OK,
@@ -59,9 +65,10 @@ rule mems_recording:
     log:
         f"{MEMS_RES}/logs/recording_{{name}}.log",
     shell:
-        "{PY} -m paperlib.experiments.mems.pipeline record --name {wildcards.name} --spec {params.spec:q} "
-        "--source {params.source} --rig-config={params.rig:q} --warm-from={params.warm:q} --store {params.store:q} "
-        "--output {output} > {log} 2>&1"
+        RECORDING_SHELL(
+            "{PY} -m paperlib.experiments.mems.pipeline record --name {wildcards.name} --spec {params.spec:q} "
+            "--source {params.source} --rig-config={params.rig:q} --warm-from={params.warm:q} --store {params.store:q} "
+            "--output {output} > {log} 2>&1")
 
 
 # Archived recordings (data/recordings/, listed in the registry): checksum and schema check.

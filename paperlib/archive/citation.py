@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 __all__ = ["ReleaseInfo", "cff_authors", "citation_text", "zenodo_metadata", "check_citation", "check_zenodo",
-           "CFF_REQUIRED", "ZENODO_REQUIRED", "ZENODO_RELATIONS"]
+           "CFF_REQUIRED", "CFF_SPEC_REQUIRED", "ZENODO_REQUIRED", "ZENODO_RELATIONS"]
 
 CFF_VERSION = "1.2.0"
 #: The keys a CITATION.cff of a release must have (those CFF 1.2.0 requires, and the release's own).
 CFF_REQUIRED = ("cff-version", "message", "title", "authors", "version", "date-released", "license")
+#: The keys the Citation File Format 1.2.0 itself requires of every CITATION.cff (the repository's own, too).
+CFF_SPEC_REQUIRED = ("cff-version", "message", "title", "authors")
 #: The keys a .zenodo.json of a release must have (Zenodo's required deposition fields, DataCite's
 #: mandatory properties: creators, title, publication year, resource type; and related identifiers).
 ZENODO_REQUIRED = ("title", "upload_type", "creators", "description", "license", "publication_date",
@@ -34,6 +36,7 @@ ZENODO_RELATIONS = frozenset({
 })
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DOI = re.compile(r"^10\.\d{4,9}(\.\d+)?/\S+$")  # the pattern of CFF 1.2.0's schema for a DOI
 _SPDX = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+-]*$")
 
 
@@ -158,12 +161,21 @@ def _people_faults(path: Path, doc: dict[str, Any], key: str, named: Callable[[d
             if not (isinstance(p, dict) and named(p))]
 
 
-def check_citation(path: Path) -> list[str]:
-    """Faults of a release's CITATION.cff (empty when well-formed): YAML, the required keys and their types."""
+def check_citation(path: Path, required: Sequence[str] = CFF_REQUIRED) -> list[str]:
+    """Faults of a CITATION.cff (empty when well-formed): YAML, the required keys and their types.
+
+    Parameters
+    ----------
+    path : Path
+        The file.
+    required : sequence of str
+        Keys it must have: a release's (:data:`CFF_REQUIRED`, the default) or, for the repository's
+        own file, those of the format (:data:`CFF_SPEC_REQUIRED`). Keys present are checked either way.
+    """
     doc, faults = _read_mapping(path, "YAML")
     if doc is None:
         return faults
-    faults = _key_faults(path, doc, CFF_REQUIRED, ("message", "title"))
+    faults = _key_faults(path, doc, required, ("message", "title"))
     if "cff-version" in doc and str(doc["cff-version"]) != CFF_VERSION:
         faults.append(f"{path}: cff-version {doc['cff-version']!r} is not {CFF_VERSION!r}")
     if "version" in doc and (not isinstance(doc["version"], (str, int, float)) or not str(doc["version"]).strip()):
@@ -178,6 +190,11 @@ def check_citation(path: Path) -> list[str]:
         ids = lic if isinstance(lic, list) else [lic]
         if not ids or not all(isinstance(x, str) and _SPDX.match(x) for x in ids):
             faults.append(f"{path}: license {lic!r} is not an SPDX identifier or a list of them")
+    if "doi" in doc and not (isinstance(doc["doi"], str) and _DOI.match(doc["doi"])):
+        faults.append(f"{path}: doi {doc['doi']!r} is not a DOI (10.NNNN/...)")
+    if "keywords" in doc and not (isinstance(doc["keywords"], list) and
+                                  all(isinstance(k, str) and k.strip() for k in doc["keywords"])):
+        faults.append(f"{path}: 'keywords' must be a list of non-empty strings")
     if doc.get("type", "dataset") not in ("dataset", "software"):
         faults.append(f"{path}: type {doc['type']!r} is not 'dataset' or 'software'")
     return faults

@@ -27,7 +27,7 @@ stated (:data:`CRITERIA`):
     before it updates it; the RLS's ``rho_rms_prior``), lowest wins.
 
 ``--model auto`` uses :data:`AUTO_CRITERION` (fixed on twin runs of known order before the
-flagship run was looked at; see ``notebooks/mems/06_beyond_the_paper.ipynb``); the others are
+flagship run was looked at; see the flagship paper's notebook 06, beyond the paper); the others are
 reported beside it. Ties go to fewer parameters.
 """
 

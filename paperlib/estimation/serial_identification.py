@@ -376,8 +376,8 @@ def prepare_recording(ds: Any, arm: SerialArm, cfg: IdentificationConfig, name: 
     source, why_torque = torque_source(ds, cfg.torque)
     n = ds.sizes["joint"]
     if n != arm.n:
-        raise RecordingError(f"{name}: {n} joints, but robot {arm.name!r} has {arm.n}: give the robot of this recording "
-                             "(--robot)")
+        raise RecordingError(f"{name}: {n} joints, but robot {arm.name!r} has {arm.n} ({', '.join(arm.joint_names)}): "
+                             "give the robot of this recording (--robot; for a URDF, --base-link / --tip-link)")
     kin, why_kin = kinematics_source(ds, cfg.kinematics)
     if source == "current" and gains is None:
         effort = np.asarray(ds["current"].values, dtype=np.float64)
@@ -395,7 +395,8 @@ def prepare_recording(ds: Any, arm: SerialArm, cfg: IdentificationConfig, name: 
 
 def identify_recording(path: str | Path, robot: str | SerialArm, cfg: IdentificationConfig,
                        bp: BaseParameters | None = None, *, payload_run: str | Path | None = None,
-                       payload: Any = None) -> tuple[dict[str, Any], Prepared]:
+                       payload: Any = None, base_link: str | None = None,
+                       tip_link: str | None = None) -> tuple[dict[str, Any], Prepared]:
     """Read a recording, identify, and return (results, prepared data).
 
     Parameters
@@ -411,6 +412,9 @@ def identify_recording(path: str | Path, robot: str | SerialArm, cfg: Identifica
         A second recording with a known payload (:class:`paperlib.estimation.drive_gains.KnownPayload`)
         fixed to the last link: the drive gains of ``current`` are then identified.
 
+    base_link, tip_link : str, optional
+        Pick the chain when ``robot`` is a URDF (:meth:`SerialArm.from_urdf`).
+
     The results carry the recording's ``source`` (hardware | twin) and file name.
     """
     from dataclasses import replace
@@ -420,7 +424,7 @@ def identify_recording(path: str | Path, robot: str | SerialArm, cfg: Identifica
 
     ds = read_recording(path)
     name = str(path)
-    arm = robot if isinstance(robot, SerialArm) else SerialArm.named(robot)
+    arm = robot if isinstance(robot, SerialArm) else SerialArm.named(robot, base_link=base_link, tip_link=tip_link)
     fs = float(ds.attrs["sample_rate_hz"])
     cutoff, k, why_rates = choose_rates(ds["q"].values, fs, cfg.cutoff_hz, cfg.decimate)
     cfg = replace(cfg, cutoff_hz=cutoff, decimate=k)

@@ -3,14 +3,16 @@
     paperlib reproduce [PAPER ...] [--list] [--cores 2] [--config FILE] [--dry-run]
                        [--results-dir DIR] [--figures-dir DIR] [--source twin|hardware|archive]
                        [--archive DIR|URL]
-                       [--rig-config FILE] [--full-recordings] [--forceall]
+                       [--rig-config FILE] [--full-recordings] [--forceall] [--report FILE.html]
 
 With no PAPER, every paper is built, then the index ``results/paper_comparison.md``. Each paper
 reads its own ``config/<slug>.yaml``; ``--config FILE`` is a run configuration merged over them
 (``config/smoke.yaml`` is the fast CI run). The papers are the registered rooms
 (:mod:`paperlib.experiments.kit.registry`); each room's configuration checks run before Snakemake. Snakemake decides what is out of date, so a second
-run with nothing changed does nothing. Before running, the Jupyter kernel ``paperlib`` that the
-notebooks are executed with is checked and, if missing, installed into this environment.
+run with nothing changed does nothing. ``--report FILE.html`` (or ``.zip``) then writes Snakemake's
+report of the finished build (its jobs, their run times and provenance: ``snakemake --report``).
+Before running, the Jupyter kernel ``paperlib`` that the notebooks are executed with is checked
+and, if missing, installed into this environment.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from paperlib import provenance
-from paperlib.cli_args import output_dir, plain_text
+from paperlib.cli_args import output_dir, output_problem, plain_text
 
 ROOT = provenance.REPO_ROOT
 #: Targets of ``reproduce`` that are not a paper: the whole-site book (``rule book`` of rules/common.smk).
@@ -64,6 +66,9 @@ def add_parser(subparsers: Any) -> None:
                         "(config key recording_storage)")
     p.add_argument("--forceall", action="store_true", help="rebuild everything, even what is up to date")
     p.add_argument("--quiet", action="store_true", help="less Snakemake output")
+    p.add_argument("--report", default=None, metavar="FILE.html", type=_report_path,
+                   help="after the build, write Snakemake's report of it (jobs, run times, provenance) to this "
+                        "self-contained HTML file (.zip for a large build)")
     p.set_defaults(func=run)
 
 
@@ -138,6 +143,10 @@ def list_papers() -> str:
     for r in rows:
         lines.append(f"{r['slug']:<{w}}  {r['status']:<10}  {r['title']}")
         lines.append(f"{'':<{w}}  {'':<10}  builds: {r['builds']}")
+        cite = [", ".join(r.get("authors") or ()) or "authors not named in its text",
+                str(r.get("year") or "year not given"),
+                f"doi:{r['doi']}" if r.get("doi") else (r.get("venue") or "no venue or DOI in its text")]
+        lines.append(f"{'':<{w}}  {'':<10}  paper: {'; '.join(cite)}; text ../shared/papers/{r['paper_file']}")
     return "\n".join(lines)
 
 
@@ -182,6 +191,24 @@ def snakemake_command(args: argparse.Namespace) -> list[str]:
     return cmd
 
 
+def _report_path(value: str) -> Path:
+    """``--report``'s file: ``.html`` or ``.zip`` (Snakemake's two report forms), writable (missing folders are
+    created after the build)."""
+    path = Path(value).expanduser().resolve()
+    if path.suffix not in (".html", ".zip"):
+        raise argparse.ArgumentTypeError(f"{value}: a report is a .html or a .zip file (Snakemake's report forms)")
+    why = output_problem(path, create_parents=True)
+    if why:
+        raise argparse.ArgumentTypeError(why)
+    return path
+
+
+def report_command(args: argparse.Namespace) -> list[str]:
+    """The ``python -m snakemake ... --report FILE`` command line: the build's own, reporting instead of running."""
+    base = snakemake_command(argparse.Namespace(**{**vars(args), "dry_run": False, "forceall": False, "quiet": False}))
+    return base + ["--report", str(args.report)]
+
+
 def _run_config(args: argparse.Namespace) -> dict[str, Any]:
     """The run configuration ``--config FILE`` (empty without one)."""
     from paperlib.experiments.kit.config import read_run_config
@@ -209,6 +236,18 @@ def made_outputs(slugs: list[str], results_root: str, figures_root: str) -> dict
     index = ROOT / results_root / "paper_comparison.md"
     if index.exists():
         out["tables"].append(str(index.relative_to(ROOT)) if index.is_relative_to(ROOT) else str(index))
+    return out
+
+
+def write_figure_catalogs(slugs: list[str], figures_root: str) -> list[str]:
+    """``<figures_root>/<slug>/README.md`` of each built room, from its figures' sidecars; the files written."""
+    from paperlib.figures.catalog import write_catalog
+
+    out = []
+    for slug in slugs:
+        path = write_catalog(ROOT / figures_root / slug, title=f"Figures of the room `{slug}`")
+        if path is not None:
+            out.append(str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path))
     return out
 
 
@@ -260,14 +299,26 @@ def run(args: argparse.Namespace) -> int:
         return proc.returncode
     if args.dry_run:
         return 0
+    if getattr(args, "report", None) is not None:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        rep = subprocess.run(report_command(args), cwd=ROOT, env=env)
+        if rep.returncode != 0:
+            print(f"reproduce: the build succeeded, but snakemake --report failed (exit {rep.returncode})",
+                  file=sys.stderr)
+            return rep.returncode
     if args.papers:  # `all` builds the index itself; a partial run refreshes it from the tables that exist
         write_index(ROOT / results_root, ROOT / results_root / "paper_comparison.md")
     built = [s for s in slugs if s not in planned]
+    catalogs = write_figure_catalogs(built, figures_root)
     made = made_outputs(built, results_root, figures_root)
     print(f"\nreproduce: {', '.join(built + [t for t in args.papers if t in SITE_TARGETS])} done in {wall:.0f} s "
           f"(source: {args.source or 'from each config'})")
     if "book" in args.papers or not args.papers:
         print(f"book: {results_root}/book/index.html (paperlib book serve)")
+    if getattr(args, "report", None) is not None:
+        print(f"report: {args.report}")
+    if catalogs:
+        print(f"figure catalogues: {', '.join(catalogs)}")
     for group in ("figures", "tables", "notebooks", "recordings"):
         files = made[group]
         print(f"{group} ({len(files)}):")

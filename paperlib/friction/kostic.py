@@ -1,4 +1,4 @@
-"""The exponential friction law of Kostic et al. (paper 002, ``rrr``, eq. 38)::
+"""The exponential friction law of Kostic et al. (paper 002, eq. 38)::
 
     f(v) = k_v v + sum_{n=1,2} f_n (1 - 2 / (1 + exp(2 m_n v)))
          = k_v v + f_1 tanh(m_1 v) + f_2 tanh(m_2 v)

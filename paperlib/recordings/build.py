@@ -56,12 +56,19 @@ def writer_name() -> str:
     return f"paperlib {provenance.__version__}"
 
 
+def _is_paperlib(writer: str) -> bool:
+    """Whether ``writer`` names paperlib's own code (``"paperlib ..."``, ``"paperlib.experiments..."``)."""
+    first = writer.strip().split(" ")[0] if writer.strip() else ""
+    return first == "paperlib" or first.startswith("paperlib.")
+
+
 def _global_attrs(name: str, *, robot: str, source: str, sample_rate_hz: float, controller: str | None,
                   config: Mapping[str, Any] | None, seed: int | None, truth: Mapping[str, Any] | None,
                   attrs: Mapping[str, Any] | None, writer: str | None = None) -> dict[str, Any]:
     """The global attributes of a new schema-2 recording, provenance stamped now.
 
-    ``writer=None`` means paperlib writes the file (version and commit are stamped); an
+    ``writer=None`` means paperlib writes the file (version and commit are stamped), and so does a
+    writer naming one of paperlib's modules (``"paperlib.experiments.<slug>.runs ..."``); an
     external tool names itself (``"my_logger 2.1"``) and only ``created`` is stamped.
     """
     if source not in SOURCES:
@@ -78,6 +85,9 @@ def _global_attrs(name: str, *, robot: str, source: str, sample_rate_hz: float, 
     if writer is None:
         out.update(provenance.stamp())
         out["writer"] = writer_name()
+    elif _is_paperlib(writer):  # one of paperlib's own modules (a room's twin runs): its version and commit too
+        out.update(provenance.stamp())
+        out["writer"] = writer
     else:
         out["created"] = provenance.now_utc()
         out["writer"] = writer

@@ -24,7 +24,8 @@ def _summary(ds) -> str:
     if "reduced" in ds.attrs:  # a storage copy (recordings.reduce_recording): say it is not the whole log
         note = json.loads(ds.attrs["reduced"])
         fault += f"; reduced for storage, {len(note.get('dropped', []))} variable(s) left out"
-    return (f"{ds.attrs['source']} {ds.attrs['robot']} {ds.attrs.get('controller', '-')}, "
+    controller = f", controller {ds.attrs['controller']}" if ds.attrs.get("controller") else ", no controller stated"
+    return (f"source {ds.attrs['source']}, robot {ds.attrs['robot']}{controller}, "
             f"written by {ds.attrs.get('writer', 'paperlib ' + str(ds.attrs.get('paperlib_version', '?')))}, "
             f"{ds.sizes['joint']} joint(s), {n} samples at {float(ds.attrs['sample_rate_hz']):g} Hz "
             f"({duration:.6g} s){fault}")

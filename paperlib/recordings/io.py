@@ -159,7 +159,7 @@ def read_recording(path: str | os.PathLike[str], require: Iterable[str] = (),
     require : iterable of str
         Channels the caller needs (e.g. ``("q", "tau_s")``); a file without one is refused.
     analysis : str, optional
-        What needs them, for the message (e.g. ``"bearing fit"``).
+        What needs them, for the message (e.g. ``"the friction fit"``).
 
     Returns
     -------

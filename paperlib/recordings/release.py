@@ -6,7 +6,7 @@ A release folder holds the recordings a build used under the path they had in th
 (``paperlib reproduce --source archive --archive DIR``) copies each recording it needs out of the
 folder with :func:`copy_from_release`: the file must be registered, its bytes must have the
 registered sha256, and so must the copy. Whatever the results folder of the new build
-(``results/smoke/rrr/...``), a room's recording is looked up under the standard layout
+(``results/smoke/<slug>/...``), a room's recording is looked up under the standard layout
 :func:`release_file` gives.
 
 Command line (used by the rooms' recording rules when the source is an archive)::
@@ -69,7 +69,7 @@ def copy_from_release(release: str | os.PathLike[str], file: str, dest: str | os
     release : path-like
         The release folder (a URL is resolved to one first: ``paperlib archive resolve``).
     file : str
-        Its path in the release, e.g. ``results/rrr/recordings/sampling_pd.nc``.
+        Its path in the release, e.g. ``results/<slug>/recordings/<name>.nc``.
     dest : path-like
         Where the copy goes (its folder is made).
     entries : dict, optional

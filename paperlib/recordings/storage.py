@@ -55,7 +55,7 @@ def reduce_recording(ds: xr.Dataset, *, keep: Iterable[str] | None = None, float
         attribute and :func:`write_recording` stores the integer counts (lossless); otherwise the
         variable is left as it is.
     purpose : str
-        Why, in a few words (e.g. "the mems notebooks' channels"), for the ``reduced`` attribute.
+        Why, in a few words (e.g. "the notebooks' channels"), for the ``reduced`` attribute.
 
     Returns
     -------
@@ -118,7 +118,7 @@ def check_mode(mode: object, where: str = "config") -> str:
     mode : object
         The ``recording_storage`` setting.
     where : str
-        Where it comes from, for the message (e.g. ``"config/industrial.yaml"``).
+        Where it comes from, for the message (e.g. ``"config/<slug>.yaml"``).
 
     Raises
     ------
@@ -144,7 +144,7 @@ def storage_plan(mode: str, reads: Mapping[str, Iterable[str] | None], *, full_c
         that has not said, which keeps the whole recording.
     full_command : str
         How to get the whole log, for the ``reduced`` attribute (e.g.
-        ``"paperlib reproduce mems --full-recordings"``).
+        ``"paperlib reproduce <slug> --full-recordings"``).
     also : mapping of str to iterable of str, optional
         Other readers of the recording (e.g. ``{"the warm start": ["pi_hat"]}``): their variables
         are kept, never in single precision (e.g. a next run starts from them).

@@ -494,7 +494,7 @@ def require_channels(ds: xr.Dataset, names: Iterable[str], *, name: str | None =
         The file, for the message (default: the dataset's ``source_file`` encoding or
         ``<dataset>``).
     analysis : str, optional
-        What needs them, e.g. ``"bearing fit"``.
+        What needs them, e.g. ``"the friction fit"``.
 
     Raises
     ------

@@ -1,4 +1,4 @@
-"""Symbolic model of the 3-RRR planar parallel robot of paper 002 (``rrr``, eqs. 1-37).
+"""Symbolic model of the 3-RRR planar parallel robot of paper 002 (eqs. 1-37).
 
 Three RR chains, grounded at ``D_i`` (Table 1) and actuated there (angles ``th_i``), meet
 at one point ``O = p = (px, py)`` through passive joints (distal angles ``thb_i``, all angles

@@ -108,18 +108,3 @@ def _pipeline_parameters() -> list[tuple[str, dict]]:
 def test_the_pipeline_passes_only_parameters_the_notebook_declares(nb: str, params: dict) -> None:
     names = set(_cell_names(REPO_ROOT / "notebooks" / f"{nb}.ipynb"))
     assert set(params) <= names, f"{nb}: papermill would warn 'Passed unknown parameter' for {sorted(set(params) - names)}"
-
-
-PARAM_FILES = sorted(REPO_ROOT.glob("results/**/params/*.yaml"))
-
-
-@pytest.mark.parametrize("path", PARAM_FILES, ids=lambda p: str(p.relative_to(REPO_ROOT)))
-def test_parameter_files_written_by_the_pipeline_match_their_notebook(path: Path) -> None:
-    """Every parameters file a pipeline run left in results/ (any room, any configuration)."""
-    room = path.parent.parent.name
-    nb = REPO_ROOT / "notebooks" / room / f"{path.stem}.ipynb"
-    if not nb.is_file():  # a room's helper file (e.g. a sweep's), not a notebook's parameters
-        return
-    passed = set(yaml.safe_load(path.read_text()) or {})
-    names = set(_cell_names(nb))
-    assert passed <= names, f"{path.name}: unknown to {room}/{nb.stem}: {sorted(passed - names)}"

@@ -134,8 +134,13 @@ def test_a_sixth_paper_in_its_four_room_folders_builds_and_is_listed_everywhere(
     assert "toysix ran" in _ok(_run(py + [SLUG], clone), "paperlib toysix")
     assert "A toy sixth paper" in _ok(_run(py + ["reproduce", "--list"], clone), "reproduce --list")
 
-    _ok(_run(py + ["reproduce", SLUG, "--cores", "1", "--quiet"], clone), f"reproduce {SLUG}")
+    report = tmp_path / "report.html"
+    out = _ok(_run(py + ["reproduce", SLUG, "--cores", "1", "--quiet", "--report", str(report)], clone),
+              f"reproduce {SLUG}")
     res = clone / "results" / SLUG
+    # Snakemake's report of the build names the room's jobs; the figures' catalogue lists its figure
+    assert f"report: {report}" in out and f"{SLUG}_notebook" in report.read_text(errors="replace")
+    assert "`fig01_line`" in (clone / "figures" / SLUG / "README.md").read_text()
     table = (res / "paper_comparison.csv").read_text()
     assert "slope" in table and "agrees" in table, table
     assert (clone / "figures" / SLUG / "fig01_line.png").is_file()

@@ -49,6 +49,7 @@ PAPER = Paper(
     slug="bearing",
     title=("Identification of Intrinsic Friction and Torque Ripple for a Robotic Joint with Integrated "
            "Torque Sensors with Application to Wheel-Bearing Characterization"),
+    # the text names no author, year, venue or DOI
     seed_file="004_d42d9155ba7ec20d.txt",
     status="reproduced",
     builds=("no-load basis regression (alpha and ripple orders by blocked CV, periodogram orders), "

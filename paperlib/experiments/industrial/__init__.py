@@ -32,7 +32,8 @@ from paperlib.experiments.industrial.sources import SOURCES
 
 PAPER = Paper(
     slug="industrial",
-    title="Dynamic and Friction Parameters of an Industrial Robot (6-DOF identification, thermal friction)",
+    title="Dynamic and Friction Parameters of an Industrial Robot: Identification, Comparison and Repetitiveness Analysis",
+    # the text names no author, year, venue or DOI (only where its robots stand: the University of Brescia)
     seed_file="001_aac6e6d8f1764b7f.txt",
     status="partial",
     builds="identification of a real Staubli TX40 recording (source hardware) validated on held-out motion and "

@@ -1,6 +1,6 @@
 """Code inputs of a pipeline rule: the ``.py`` files of the static ``paperlib`` import closure.
 
-A rule that runs a module (``python -m paperlib.experiments.rrr.run ...``) or a notebook depends
+A rule that runs a module (``python -m paperlib.experiments.<slug>.run ...``) or a notebook depends
 on every ``paperlib`` source file that code can import: its own file, what it imports, what those
 import, and so on, plus the ``__init__.py`` of every package on the way (importing ``a.b.c``
 executes ``a/__init__.py`` and ``a/b/__init__.py``). :func:`code_inputs` finds them by reading
@@ -17,12 +17,12 @@ package (``numpy``, ...: the environment, not the repository). A module named at
 
 Used by every ``rules/<slug>.smk`` (through ``rules/common.smk``) so that no rule keeps a hand list::
 
-    code_inputs(modules=["paperlib.experiments.rrr.run"])
-    code_inputs(notebooks=["notebooks/rrr/01_identification.ipynb"])
+    code_inputs(modules=["paperlib.experiments.<slug>.run"])
+    code_inputs(notebooks=["notebooks/<slug>/01_analysis.ipynb"])
 
 Command line (what a rule would get)::
 
-    python -m paperlib.experiments.kit.code_inputs paperlib.experiments.rrr.run notebooks/rrr/01_identification.ipynb
+    python -m paperlib.experiments.kit.code_inputs paperlib.experiments.<slug>.run notebooks/<slug>/01_analysis.ipynb
 """
 
 from __future__ import annotations

@@ -116,16 +116,19 @@ class Outputs:
         return "+".join(labels) if labels else "model"
 
     def describe(self, roles: Iterable[str]) -> list[dict[str, Any]]:
-        """Provenance of the recordings used: file, source, robot, seed, creation, commit, sha256."""
+        """Provenance of the recordings used: file, source, robot, seed, creation, sha256, and the commit that
+        made each where the file names one (``recording_git_commit``; absent for another program's data)."""
         from paperlib import recordings as rec
 
         out = []
         for r in roles:
             ds, p = self.recs[r], self.paths[r]
-            out.append({"name": r, "file": str(p), "source": ds.attrs.get("source"), "robot": ds.attrs.get("robot"),
-                        "seed": int(ds.attrs["seed"]) if "seed" in ds.attrs else None,
-                        "recording_created": ds.attrs.get("created"), "recording_git_commit": ds.attrs.get("git_commit"),
-                        "sha256": rec.sha256_file(p) if p.is_file() else None})
+            item = {"name": r, "file": str(p), "source": ds.attrs.get("source"), "robot": ds.attrs.get("robot"),
+                    "seed": int(ds.attrs["seed"]) if "seed" in ds.attrs else None,
+                    "recording_created": ds.attrs.get("created"), "sha256": rec.sha256_file(p) if p.is_file() else None}
+            if ds.attrs.get("git_commit"):  # the commit that made it, where the file says (not another program's data)
+                item["recording_git_commit"] = ds.attrs["git_commit"]
+            out.append(item)
         return out
 
     # -- outputs --------------------------------------------------------------------------------

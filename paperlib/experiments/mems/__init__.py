@@ -26,7 +26,9 @@ from paperlib.experiments.mems.config_schema import SCHEMA
 
 PAPER = Paper(
     slug="mems",
-    title="Real Time MEMS-Based Joint Friction Identification (5R parallel robot, the flagship)",
+    title=("Real Time MEMS-Based Joint Friction Identification for Enhanced Dynamic Performance in Robotic "
+           "Applications"),
+    # the text (a copy without its title page) names no author, year, venue or DOI
     seed_file="000_c6f0077da58a3d66.txt",
     status="reproduced",
     builds="Figs. 4-15 and the headline table from twin recordings (or the robot: source hardware)",

@@ -25,6 +25,17 @@ the estimation layer's :mod:`~paperlib.estimation.encoder_kinematics`,
    estimator itself, which differs from (a) because the summed row fits both joints' friction in
    one equation and the twin's LuGre friction is not steady.
 
+The twin runs of these studies are recordings like the pipeline's: :func:`seed_campaign` and
+:func:`model_choice_runs` take them from an ``obtain(name, make)`` (the kit's
+:meth:`paperlib.experiments.kit.sources.RecordingSource.obtain`, bound by :func:`run_obtainer`), so
+that a build writes them to ``<results>/mems/recordings/`` (named by :func:`campaign_name` and
+:func:`order_name`), analyses what it wrote, and a build from a data release
+(``paperlib reproduce mems --archive DIR``) reads the same files from the release instead of
+running the twin. What is stored of each run is the pipeline's choice
+(:func:`paperlib.experiments.mems.pipeline.beyond_storage`: with ``recording_storage: analysis``
+the variables of ``pipeline.NOTEBOOK_RUN_READS``, float64, the quantized channels as exact integer
+counts, so the numbers are those of the run in memory).
+
 Errors (:func:`kinematics_metrics`): friction-curve error = RMS over 60 velocities from
 :data:`V_LOW` to the 99th percentile of the visited |qd_j| of (identified - true steady curve),
 relative to the true curve's largest value there, per joint [%]; drive-gain error
@@ -46,13 +57,17 @@ from paperlib.estimation.replay import replay
 from paperlib.estimation.uncertainty import coverage, parameter_std, polynomial_truth
 from paperlib.friction import lugre as fr
 
-__all__ = ["V_LOW", "PAYOFF_FACTOR", "imu_noise_rms", "twin_run", "known_order_twin", "truth_parameters",
+__all__ = ["V_LOW", "PAYOFF_FACTOR", "imu_noise_rms", "twin_run", "campaign_name", "order_name",
+           "run_obtainer", "known_order_twin", "truth_parameters",
            "kinematics_metrics", "variants", "seed_campaign", "summarise", "payoff", "calibration_table", "model_choice_runs", "model_table", "true_model_of", "native_counts", "band_curves"]
 
 #: Lowest velocity of the friction-curve error [rad/s] (the estimator's sliding gate).
 V_LOW = 0.1
 #: The IMU "pays off" where the encoder-only median error exceeds the IMU's by this factor.
 PAYOFF_FACTOR = 1.25
+#: ``obtain(name, make)``: a recording by name, made by ``make()`` or read (a bound
+#: :meth:`~paperlib.experiments.kit.sources.RecordingSource.obtain`).
+Obtain = Callable[[str, Callable[[], Any]], Any]
 
 
 def imu_noise_rms(twin_file: str | None = None) -> tuple[float, float]:
@@ -78,6 +93,40 @@ def twin_run(seed: int, duration_s: float = 30.0, controller: str = "CTC", twin_
 
     return simulate(controller=controller, duration_s=float(duration_s), seed=int(seed), model=3,
                     twin_params=twin_params)
+
+
+def _seconds(duration_s: float) -> str:
+    return f"{float(duration_s):g}".replace(".", "p")
+
+
+def campaign_name(seed: int, duration_s: float, controller: str = "CTC") -> str:
+    """Recording name of one run of the seed campaign, e.g. ``beyond_ctc_s0101_30s``."""
+    return f"beyond_{controller.lower()}_s{int(seed):04d}_{_seconds(duration_s)}s"
+
+
+def order_name(order: int, seed: int, duration_s: float) -> str:
+    """Recording name of one known-order run, e.g. ``beyond_order3_s0201_20s``."""
+    return f"beyond_order{int(order)}_s{int(seed):04d}_{_seconds(duration_s)}s"
+
+
+def run_obtainer(source: Any, store: Mapping[str, Any] | None = None) -> Obtain:
+    """``obtain(name, make)`` of a :class:`~paperlib.experiments.kit.sources.RecordingSource`, storing what
+    ``make()`` returns as ``store`` says (:func:`paperlib.recordings.storage.apply_storage`; None: whole).
+
+    With ``source.source == "archive"`` the recording is read from the release and ``make`` is not called.
+    """
+    from paperlib.recordings.storage import apply_storage
+
+    def obtain(name: str, make: Callable[[], Any]) -> Any:
+        ds = source.obtain(name, lambda: apply_storage(make(), store))
+        ds.attrs["_path"] = str(source.path(name))
+        return ds
+
+    return obtain
+
+
+def _in_memory(name: str, make: Callable[[], Any]) -> Any:
+    return make()
 
 
 def known_order_twin(order: int, twin_params: Any = None) -> Any:
@@ -235,11 +284,17 @@ def variants(ds: Any, *, counts: Sequence[int] = (), imu_noise: Sequence[float] 
 
 
 def seed_campaign(seeds: Sequence[int], duration_s: float, *, counts: Sequence[int] = (),
-                  imu_noise: Sequence[float] = (), progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Every variant of :func:`variants` on one twin run per seed: label -> list of metrics (one per seed)."""
+                  imu_noise: Sequence[float] = (), progress: Callable[[str], None] | None = None,
+                  obtain: Obtain | None = None) -> dict[str, Any]:
+    """Every variant of :func:`variants` on one twin run per seed: label -> list of metrics (one per seed).
+
+    ``obtain(name, make)`` gives each run (named :func:`campaign_name`; :func:`run_obtainer`);
+    default: the twin run in memory.
+    """
+    obtain = obtain or _in_memory
     out: dict[str, list[dict[str, Any]]] = {}
     for s in seeds:
-        ds = twin_run(int(s), duration_s)
+        ds = obtain(campaign_name(int(s), duration_s), lambda s=s: twin_run(int(s), duration_s))
         ideal = ideal_estimate(ds)
         for label, (d, delay) in variants(ds, counts=counts, imu_noise=imu_noise, seed=int(s)).items():
             res = replay(d, 3, keep_rows=True, imu_delay_cycles=delay)
@@ -346,16 +401,21 @@ def calibration_table(runs: Sequence[Mapping[str, Any]], z: float = 1.959964) ->
 
 
 def model_choice_runs(orders: Sequence[int], seeds: Sequence[int], duration_s: float,
-                      criterion: str | None = None) -> list[dict[str, Any]]:
-    """``--model auto`` on known-order twin runs: one row per (order, seed) with every criterion's pick."""
+                      criterion: str | None = None, obtain: Obtain | None = None) -> list[dict[str, Any]]:
+    """``--model auto`` on known-order twin runs: one row per (order, seed) with every criterion's pick.
+
+    ``obtain(name, make)`` gives each run (named :func:`order_name`; :func:`run_obtainer`);
+    default: the twin run in memory. The known-order twin parameters are made only when a run is.
+    """
     from paperlib.estimation.model_selection import AUTO_CRITERION, select_friction_model
 
+    obtain = obtain or _in_memory
     rows = []
     for order in orders:
-        tp = known_order_twin(int(order))
         true_model = true_model_of(int(order))
         for s in seeds:
-            ds = twin_run(int(s), duration_s, twin_params=tp)
+            ds = obtain(order_name(int(order), int(s), duration_s),
+                        lambda o=int(order), s=int(s): twin_run(s, duration_s, twin_params=known_order_twin(o)))
             sel = select_friction_model(ds, criterion=criterion or AUTO_CRITERION)
             rows.append({"order": int(order), "true_model": true_model, "seed": int(s), "chosen": int(sel["chosen"]),
                          "picks": {k: int(v) for k, v in sel["picks"].items()}, "selection": sel})

@@ -63,7 +63,7 @@ from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.experiments.mems import sources
 from paperlib.recordings.storage import KEEP_MODES, check_mode, storage_plan
 
-__all__ = ["ROOT", "DEFAULT_CONFIG", "NOTEBOOKS", "NOTEBOOK_READS", "KEEP_MODES", "storage", "load_config", "merge",
+__all__ = ["ROOT", "DEFAULT_CONFIG", "NOTEBOOKS", "NOTEBOOK_READS", "NOTEBOOK_RUNS", "beyond_storage", "KEEP_MODES", "storage", "load_config", "merge",
            "normalise_config", "reproduce_check", "recording_plan", "notebook_params", "notebook_outputs", "figure_files", "final_targets", "code_inputs", "codegen_inputs",
            "write_params", "made_outputs", "main"]
 
@@ -161,7 +161,11 @@ def normalise_config(cfg: Mapping[str, Any]) -> dict[str, Any]:
     cfg.setdefault("sweep", None)
     cfg.setdefault("recording_storage", "analysis")
     cfg.setdefault("float32_channels", [])
+    cfg.setdefault("archive", None)
     check_mode(cfg["recording_storage"])
+    if cfg["archive"] and cfg["source"] != "archive":
+        raise ValueError(f"config: archive {cfg['archive']!r} is a data release; it needs source 'archive', "
+                         f"not {cfg['source']!r}")
     if cfg["source"] not in sources.SOURCES:
         raise ValueError(f"config: source must be one of {sources.SOURCES}, not {cfg['source']!r}")
     if cfg["source"] == "hardware":
@@ -217,16 +221,25 @@ def recording_plan(cfg: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     dict name -> {"path": str (relative to the repo root), "origin": "archive" | "twin" | "hardware",
                   "spec": dict (run spec without pipeline-only keys), "warm_from": name or None}
 
+    With a data release (``archive``: ``paperlib reproduce mems --archive DIR``) every recording
+    has origin ``"release"``: it is the file of the same name the release keeps (copied out by
+    the recording rule, checked by sha256), not the registry's.
+
     Raises
     ------
     ValueError
-        ``source: archive`` and a recording is not in the registry.
+        ``source: archive`` without a release and a recording is not in the registry.
     """
     plan: dict[str, dict[str, Any]] = {}
     registry = ROOT / cfg["registry"]
     rdir = Path(cfg["results_dir"]) / "recordings"
     for name, spec in cfg["recordings"].items():
         spec = dict(spec)
+        if cfg.get("archive"):
+            plan[name] = {"path": str(rdir / f"{name}.nc"), "origin": "release",
+                          "spec": {k: v for k, v in spec.items() if k not in _PIPELINE_ONLY_SPEC_KEYS},
+                          "warm_from": None}
+            continue
         arch_name = spec.get("archive_name") or name
         archived = sources.registry_lookup(arch_name, registry) if (cfg["use_archive"] or cfg["source"] == "archive") else None
         run_spec = {k: v for k, v in spec.items() if k not in _PIPELINE_ONLY_SPEC_KEYS}
@@ -280,9 +293,29 @@ def notebook_params(cfg: Mapping[str, Any], plan: Mapping[str, Mapping[str, Any]
         "formats": list(cfg["formats"]),
         "pipeline_source": cfg["source"],
     }
+    if nb in NOTEBOOK_RUNS:
+        # the notebook's own twin runs: made now (twin) or read from the release (archive)
+        params.update({"runs_source": "archive" if cfg.get("archive") else "twin", "archive": cfg.get("archive"),
+                       "runs_results_dir": cfg["results_dir"], "runs_store": beyond_storage(cfg)})
     params.update(s)
     check_parameters(f"{NOTEBOOK_DIR}/{nb}.ipynb", params)
     return params
+
+
+#: Notebooks that make twin runs of their own (beyond the plan's recordings), stored as recordings
+#: under ``<results>/mems/recordings/`` through the kit's RecordingSource.
+NOTEBOOK_RUNS: tuple[str, ...] = ("06_beyond_the_paper",)
+
+
+def beyond_storage(cfg: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What is stored of notebook 06's own twin runs: None, the whole run, float64.
+
+    Its studies read the run's encoder and IMU channels, the twin's truth and the quantizers'
+    settings (:func:`paperlib.experiments.mems.beyond.variants` re-quantizes the channels), so
+    nothing is dropped whatever ``recording_storage`` says; the analysis reads the file back, so a
+    build from the release computes the same numbers.
+    """
+    return None
 
 
 def write_params(path: str | Path, params: Mapping[str, Any]) -> None:

@@ -2,9 +2,10 @@
 
 * condition index ``sigma = sqrt(mu_min / mu_max)`` of ``D_p^T D_p`` on a joint-space grid
   (NaN where the loop cannot close or at the singularity) and its image in the task space;
-* the well-conditioned convex polygon in which the motions are planned -- the one the twin
-  uses (:func:`paperlib.twin.robots.five_bar.flagship_polygon`) when the twin is installed, otherwise
-  built here the same way;
+* the well-conditioned convex polygon in which the motions are planned: the robot's planning
+  polygon (:func:`paperlib.control.planning.planning_polygon`), the one the twin's and the rig's
+  trajectories are drawn from (no twin code runs here: a build from a data release makes this
+  figure too);
 * consecutive random jerk-limited point-to-point trajectories with joint and end-point speeds;
 * the numbers the paper quotes: peak end-point speed (> 1 m/s) and the longest motion (0.82 s).
 """
@@ -22,7 +23,6 @@ from paperlib.control.trajectories import (
     Polygon,
     longest_motion_duration,
     random_point_to_point,
-    well_conditioned_polygon,
 )
 
 __all__ = ["condition_grid", "grid_box", "planning_polygon", "sample_trajectories", "task_space", "speed_statistics",
@@ -92,24 +92,17 @@ def grid_box(robot: Any, polygon: Polygon | None = None, margin_rad: float = 0.1
 def planning_polygon(robot: Any = None, sigma_threshold: float = 0.4) -> tuple[Polygon, str]:
     """The well-conditioned polygon of the motions, and where it came from.
 
-    Returns the twin's own polygon (``paperlib.twin.robots.five_bar.flagship_polygon``) if importable,
-    so the figure shows the region the twin's (and the rig's) trajectories are drawn from;
-    otherwise the same construction here.
+    The robot's planning polygon (:func:`paperlib.control.planning.planning_polygon`, the 5R by
+    default): the region the twin's (``paperlib.twin.robots.five_bar.flagship_polygon`` returns the
+    same) and the rig's trajectories are drawn from. Computed from the robot model only.
     """
-    try:
-        from paperlib.twin.robots.five_bar import flagship_polygon
+    from paperlib.control.planning import planning_polygon as robot_polygon
 
-        return flagship_polygon(sigma_threshold), "paperlib.twin.robots.five_bar.flagship_polygon"
-    except ImportError:
-        pass
     if robot is None:
         from paperlib.robots.five_bar import FiveBar
 
         robot = FiveBar.default()
-    poly = well_conditioned_polygon(lambda Q: _sigma_batch(robot, Q), sigma_threshold,
-                                    np.radians([[40.0, -20.0], [200.0, 140.0]]), seed_rad=np.radians([120.0, 60.0]),
-                                    grid_n=121, catch_errors=False)
-    return poly, "paperlib.experiments.mems.workspace.planning_polygon"
+    return robot_polygon(robot, sigma_threshold), "paperlib.control.planning.planning_polygon"
 
 
 def sample_trajectories(polygon: Polygon, n_motions: int = 4, seed: int = 1, fs_hz: float = 500.0,

@@ -2,7 +2,7 @@
 
 >>> from paperlib.robots.serial import SerialArm
 >>> arm = SerialArm.named("tx40")                 # data/robots/tx40.toml
->>> arm = SerialArm.from_urdf("my_robot.urdf")    # revolute joints, fixed joints merged
+>>> arm = SerialArm.from_urdf("my_robot.urdf")    # the chain of a published URDF (tip_link= if several)
 >>> arm = SerialArm.from_dh([(0, 0, 0, 0), (0, 0.3, 0, 0)])   # modified DH (alpha, a, theta, d)
 >>> Y = arm.regressor(q, qd, qdd)                 # (n, p) for one state, (N, n, p) for many
 >>> tau = arm.inverse_dynamics(q, qd, qdd)        # nominal parameters, or ``params=``

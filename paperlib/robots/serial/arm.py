@@ -140,13 +140,18 @@ class SerialArm:
         )
 
     @classmethod
-    def from_urdf(cls, path: str | Path, *, name: str | None = None, **kwargs: Any) -> "SerialArm":
-        """Arm from a URDF file: one chain of revolute joints; fixed joints merged (:func:`~paperlib.robots.serial.urdf.read_urdf`).
+    def from_urdf(cls, path: str | Path, base_link: str | None = None, tip_link: str | None = None, *,
+                  name: str | None = None, **kwargs: Any) -> "SerialArm":
+        """Arm from a URDF as published: the chain from base to tip, every other link merged (:func:`~paperlib.robots.serial.urdf.read_urdf`).
 
         Parameters
         ----------
         path : str or Path
             URDF file (or its XML text if it starts with ``<``).
+        base_link : str, optional
+            Link the arm is mounted on (default: the root link).
+        tip_link : str, optional
+            Last link of the chain (default: found when the tree holds one movable branch).
         name : str, optional
             Robot name (default: the URDF's ``robot name``).
         **kwargs
@@ -155,10 +160,11 @@ class SerialArm:
         Raises
         ------
         ValueError
-            Naming the file and the problem: not XML, a joint type other than revolute/fixed,
-            a branching tree, a missing link.
+            Naming the file, the problem and what to pass: not XML, an undefined joint type or
+            link, a loop, several movable branches (their tip links), a prismatic or mimic joint
+            on the chain.
         """
-        fields, limits = read_urdf(path)
+        fields, limits = read_urdf(path, base_link=base_link, tip_link=tip_link)
         for key, value in limits.items():
             kwargs.setdefault(key, value)
         urdf_name = fields.pop("name")
@@ -205,13 +211,20 @@ class SerialArm:
         return cls(**kw)
 
     @classmethod
-    def named(cls, name: str, **kwargs: Any) -> "SerialArm":
-        """Arm from ``data/robots/<name>.toml``, or from a URDF / TOML path."""
+    def named(cls, name: str, *, base_link: str | None = None, tip_link: str | None = None, **kwargs: Any) -> "SerialArm":
+        """Arm from ``data/robots/<name>.toml``, or from a URDF / TOML path.
+
+        ``base_link`` / ``tip_link`` pick the chain in a URDF (:meth:`from_urdf`); a robot file
+        holds its chain already and refuses them.
+        """
         p = Path(name)
         if p.suffix == ".urdf":
             if not p.exists():
                 raise ValueError(f"{p}: no such URDF file")
-            return cls.from_urdf(p, **kwargs)
+            return cls.from_urdf(p, base_link=base_link, tip_link=tip_link, **kwargs)
+        if base_link is not None or tip_link is not None:
+            raise ValueError(f"robot {name!r}: --base-link / --tip-link pick a chain in a URDF; give the .urdf path "
+                             "or leave them out for a robot file")
         if p.suffix == ".toml" and p.exists():
             return cls.from_toml(p, **kwargs)
         f = ROBOTS_DIR / f"{name}.toml"

@@ -16,7 +16,7 @@ INERTIAL_NAMES: tuple[str, ...] = ("m", "mx", "my", "mz", "XX", "XY", "YY", "XZ"
 #: 1.57079632679, whose cosine is 5e-12: noise, not geometry)
 SNAP_TOL = 1e-9
 
-__all__ = ["INERTIAL_NAMES", "SNAP_TOL", "rpy_matrix", "snap", "inertial_from_com", "spatial_inertia_matrix"]
+__all__ = ["INERTIAL_NAMES", "SNAP_TOL", "rpy_matrix", "rotation_about", "snap", "inertial_from_com", "spatial_inertia_matrix"]
 
 
 def rpy_matrix(rpy: Sequence[float]) -> np.ndarray:
@@ -37,6 +37,14 @@ def rpy_matrix(rpy: Sequence[float]) -> np.ndarray:
     ry = np.array([[cp, 0, sp_], [0, 1, 0], [-sp_, 0, cp]])
     rz = np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]])
     return rz @ ry @ rx
+
+
+def rotation_about(axis: Sequence[float], angle: float) -> np.ndarray:
+    """Rotation by ``angle`` [rad] about ``axis`` (normalised here), shape (3, 3) (Rodrigues)."""
+    a = np.asarray(axis, dtype=np.float64)
+    a = a / np.linalg.norm(a)
+    K = _skew(a)
+    return np.eye(3) + np.sin(angle) * K + (1.0 - np.cos(angle)) * (K @ K)
 
 
 def snap(a: np.ndarray, tol: float = SNAP_TOL) -> np.ndarray:

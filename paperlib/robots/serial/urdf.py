@@ -1,29 +1,41 @@
-"""URDF in and out for the serial arms: reading a revolute chain (fixed joints merged), writing an arm."""
+"""URDF in and out for the serial arms: the chain of a published URDF (other links merged), writing an arm."""
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 
-from paperlib.robots.serial.spatial import _inertia_matrix, _transform_inertial, inertial_from_com, rpy_matrix, snap
+from paperlib.robots.serial.spatial import _inertia_matrix, _transform_inertial, rotation_about, snap
+from paperlib.robots.serial.urdf_tree import parse_urdf, select_chain
 
 __all__ = ["read_urdf", "arm_urdf"]
 
 
-def read_urdf(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """The :class:`~paperlib.robots.serial.SerialArm` fields of a URDF: one chain of revolute joints; fixed joints merged.
+def read_urdf(path: str | Path, base_link: str | None = None,
+              tip_link: str | None = None) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The :class:`~paperlib.robots.serial.SerialArm` fields of a URDF as published: the chain from base to tip.
 
-    Links behind a fixed joint are merged into their parent body (inertia transformed) and
-    the fixed transform folds into the next joint's placement, as pinocchio's
-    ``buildModelFromUrdf`` does. The root link's own inertia is the base's and is dropped.
+    The whole link tree is read (:func:`~paperlib.robots.serial.urdf_tree.parse_urdf`) and the
+    chain chosen in it (:func:`~paperlib.robots.serial.urdf_tree.select_chain`: the only movable
+    branch, or the one ``tip_link`` names). Its revolute and continuous joints are the arm's
+    joints. Every other link is carried rigidly by the chain body it hangs from, as pinocchio's
+    ``buildModelFromUrdf`` (fixed joints) and ``buildReducedModel`` (locked joints) do: links
+    behind fixed joints, tool and flange frames, and branches whose joints are locked at zero
+    (wheels, gripper fingers, a second arm), their inertials moved into the body's joint frame
+    (parallel axis theorem); a fixed transform folds into the next joint's placement. Links
+    carried by the base (the root and everything not moved by the chain) are dropped; massless
+    frames add nothing. The world frame is the root link's frame (gravity ``-z`` there).
 
     Parameters
     ----------
     path : str or Path
         URDF file (or its XML text if it starts with ``<``).
+    base_link : str, optional
+        Link the arm is mounted on (default: the root link).
+    tip_link : str, optional
+        Last link of the chain (default: found when the tree holds one movable branch).
 
     Returns
     -------
@@ -32,105 +44,60 @@ def read_urdf(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         ``p0`` [m], ``axes``, ``inertial`` (SI).
     limits : dict
         ``lower``, ``upper`` [rad], ``velocity_limit`` [rad/s], ``effort_limit`` [N m], each
-        shape (n,) (``-inf``/``inf`` where the URDF gives none).
+        shape (n,) (``-inf``/``inf`` where the URDF gives none, and for continuous joints).
 
     Raises
     ------
     ValueError
-        Naming the file and the problem: not XML, a joint type other than revolute/fixed,
-        a branching tree, a missing link.
+        Naming the file, the problem and what to pass or change (see
+        :mod:`paperlib.robots.serial.urdf_tree`): not XML, an undefined joint type or link, a
+        loop, several movable branches, a prismatic or mimic joint on the chain, a mimic joint
+        off the chain whose master is on it.
     """
-    text = str(path)
-    label = "<urdf text>" if text.lstrip().startswith("<") else text
-    try:
-        root = ET.fromstring(text) if label == "<urdf text>" else ET.parse(text).getroot()
-    except (ET.ParseError, OSError) as exc:
-        raise ValueError(f"{label}: cannot read URDF ({exc})") from None
-    if root.tag != "robot":
-        raise ValueError(f"{label}: root element is <{root.tag}>, not <robot>")
+    tree = parse_urdf(path)
+    chain, start, _ = select_chain(tree, base_link, tip_link)
+    coord = {j.name: k for k, j in enumerate(jj for jj in chain[start:] if jj.is_chain_joint())}
+    joints = [j for j in chain[start:] if j.name in coord]
+    n = len(joints)
 
-    def vec(el: ET.Element | None, attr: str, default: str = "0 0 0") -> np.ndarray:
-        s = default if el is None else el.get(attr, default)
-        try:
-            v = np.array([float(t) for t in s.split()])
-        except ValueError:
-            raise ValueError(f"{label}: bad numbers {s!r} in <{el.tag if el is not None else '?'} {attr}>") from None
-        if v.shape != (3,):
-            raise ValueError(f"{label}: {attr}={s!r} must hold 3 numbers")
-        return v
+    def locked_value(j: Any) -> float:
+        if j.mimic is None:
+            return 0.0
+        master = tree.joints[j.mimic[0]]
+        if master.name in coord:
+            raise ValueError(f"{tree.label}: joint {j.name!r} mimics chain joint {master.name!r} but hangs off the chain, "
+                             f"so it would move with it; end the chain before {master.name!r} (--tip-link {master.parent}) "
+                             "or remove the <mimic> element")
+        return j.mimic[1] * locked_value(master) + j.mimic[2]
 
-    links: dict[str, np.ndarray] = {}
-    for link in root.findall("link"):
-        inert = link.find("inertial")
-        if inert is None:
-            links[link.get("name")] = np.zeros(10)
-            continue
-        org = inert.find("origin")
-        m = float(inert.find("mass").get("value"))
-        I = inert.find("inertia")
-        g = {k: float(I.get(k, 0.0)) for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")}
-        Ic = np.array([[g["ixx"], g["ixy"], g["ixz"]], [g["ixy"], g["iyy"], g["iyz"]], [g["ixz"], g["iyz"], g["izz"]]])
-        Rc = rpy_matrix(vec(org, "rpy"))
-        links[link.get("name")] = inertial_from_com(m, vec(org, "xyz"), Rc @ Ic @ Rc.T)
-    joints = root.findall("joint")
-    children: dict[str, list[ET.Element]] = {}
-    child_links = set()
-    for j in joints:
-        jtype = j.get("type")
-        if jtype not in ("revolute", "fixed"):
-            raise ValueError(f"{label}: joint {j.get('name')!r} is {jtype!r}; only revolute and fixed joints are supported")
-        parent = j.find("parent").get("link")
-        child = j.find("child").get("link")
-        for ln in (parent, child):
-            if ln not in links:
-                raise ValueError(f"{label}: joint {j.get('name')!r} names link {ln!r}, which is not defined")
-        children.setdefault(parent, []).append(j)
-        child_links.add(child)
-    roots = [ln for ln in links if ln not in child_links]
-    if len(roots) != 1:
-        raise ValueError(f"{label}: expected one root link, found {roots}")
-    names, R0, p0, axes, inert, lo, hi, vel, eff = [], [], [], [], [], [], [], [], []
-    # walk the chain; T_acc = transform from the current body frame to the frame where the
-    # next joint's origin is given (accumulates fixed joints)
-    link = roots[0]
-    R_acc, p_acc = np.eye(3), np.zeros(3)
-    body = -1  # index of the moving body that the current link belongs to
-    while True:
-        kids = children.get(link, [])
-        if len(kids) > 1:
-            raise ValueError(f"{label}: link {link!r} has {len(kids)} child joints; only serial chains are supported")
-        if not kids:
-            break
-        j = kids[0]
-        org = j.find("origin")
-        Rj = rpy_matrix(vec(org, "rpy"))
-        pj = vec(org, "xyz")
-        R_new = R_acc @ Rj
-        p_new = R_acc @ pj + p_acc
-        child = j.find("child").get("link")
-        if j.get("type") == "fixed":
-            R_acc, p_acc = R_new, p_new
+    R0, p0 = [np.eye(3)] * n, [np.zeros(3)] * n
+    inert: list[np.ndarray] = [np.zeros(10)] * n
+    # depth first from the root; per link: the chain body carrying it (-1: the base) and its frame
+    # in that body's joint frame (x_body = R x_link + p)
+    todo = [(tree.root, -1, np.eye(3), np.zeros(3))]
+    while todo:
+        link, body, R_acc, p_acc = todo.pop()
+        for j in reversed(tree.children(link)):
+            R_new = R_acc @ j.R
+            p_new = R_acc @ j.p + p_acc
+            if j.name in coord:
+                k = coord[j.name]
+                R0[k], p0[k], inert[k] = snap(R_new), p_new, tree.links[j.child].copy()
+                todo.append((j.child, k, np.eye(3), np.zeros(3)))
+                continue
+            if j.type != "fixed":  # locked at its zero position (a mimic joint at its offset)
+                theta = locked_value(j)
+                if theta != 0.0 and j.type in ("revolute", "continuous"):
+                    R_new = R_new @ rotation_about(j.axis, theta)
+                elif theta != 0.0 and j.type == "prismatic":
+                    p_new = p_new + R_new @ (j.axis / np.linalg.norm(j.axis) * theta)
             if body >= 0:
-                inert[body] = inert[body] + _transform_inertial(links[child], R_new, p_new)
-        else:
-            names.append(j.get("name"))
-            R0.append(snap(R_new))
-            p0.append(p_new)
-            axes.append(vec(j.find("axis"), "xyz", "1 0 0"))
-            inert.append(links[child].copy())
-            lim = j.find("limit")
-            lo.append(float(lim.get("lower", "-inf")) if lim is not None else -np.inf)
-            hi.append(float(lim.get("upper", "inf")) if lim is not None else np.inf)
-            vel.append(float(lim.get("velocity", "inf")) if lim is not None else np.inf)
-            eff.append(float(lim.get("effort", "inf")) if lim is not None else np.inf)
-            R_acc, p_acc = np.eye(3), np.zeros(3)
-            body += 1
-        link = child
-    if not names:
-        raise ValueError(f"{label}: no revolute joint")
-    limits = {"lower": np.array(lo), "upper": np.array(hi), "velocity_limit": np.array(vel), "effort_limit": np.array(eff)}
-    fields = dict(name=root.get("name", "urdf_arm"), joint_names=tuple(names), R0=np.array(R0), p0=np.array(p0),
-                  axes=np.array(axes), inertial=np.array(inert))
+                inert[body] = inert[body] + _transform_inertial(tree.links[j.child], R_new, p_new)
+            todo.append((j.child, body, R_new, p_new))
+    limits = {"lower": np.array([j.lower for j in joints]), "upper": np.array([j.upper for j in joints]),
+              "velocity_limit": np.array([j.velocity for j in joints]), "effort_limit": np.array([j.effort for j in joints])}
+    fields = dict(name=tree.name, joint_names=tuple(j.name for j in joints), R0=np.array(R0), p0=np.array(p0),
+                  axes=np.array([j.axis for j in joints]), inertial=np.array(inert))
     return fields, limits
 
 

@@ -7,7 +7,7 @@
 ``three_rrr``      the 3-RRR's drive loops over the plant's mapped RK4 (paper 002)
 ``campaign``       the TX40 thermal warm-up campaign (paper 001)
 ``torque_joint``   the torque-sensor joint of paper 004; ``wheel_bearing`` its bearing populations
-``planar_arm``     the textbook's planar serial arm (paper 003)
+``planar_arm``     the identification course's planar serial arm (paper 003)
 ``serial_log``     a serial arm's logged run (jittered stamps, currents, payload) with known truth
 =================  ==========================================================================
 

@@ -101,3 +101,32 @@ def test_urdf_robot_is_identified(recording, tmp_path, capsys) -> None:
         assert res["fv"][j - 1] == pytest.approx(TRUE[f"fv{j}"], rel=0.05)
         assert res["fs"][j - 1] == pytest.approx(TRUE[f"fs{j}"], rel=0.05)
     assert max(res["rms_validation_relative"]) < 0.05
+
+
+# the same arm on a wheeled base, as a mobile manipulator's URDF holds it: two continuous wheel joints
+# beside the arm make the tree ambiguous until --tip-link names the arm's last moving link
+WHEELS = "".join(
+    f'<link name="wheel_{s}"><inertial><origin xyz="0 0 0"/><mass value="1.5"/>'
+    f'<inertia ixx="0.004" ixy="0" ixz="0" iyy="0.007" iyz="0" izz="0.004"/></inertial></link>'
+    f'<joint name="wheel_{s}_joint" type="continuous"><origin xyz="0 {y} -0.1"/><parent link="base"/>'
+    f'<child link="wheel_{s}"/><axis xyz="0 1 0"/></joint>' for s, y in (("left", 0.2), ("right", -0.2)))
+MOBILE_URDF = URDF.replace('<link name="base"/>', '<link name="base"/>' + WHEELS)
+
+
+def test_tip_link_picks_the_arm_on_a_wheeled_base(recording, tmp_path, capsys) -> None:
+    urdf, path = recording
+    mobile = tmp_path / "my_mobile_arm.urdf"
+    mobile.write_text(MOBILE_URDF)
+    assert main(["serial", "identify", str(path), "--robot", str(mobile)]) == 2
+    err = capsys.readouterr().err
+    assert all(f"'{t}'" in err for t in ("wheel_left", "wheel_right", "forearm")) and "--tip-link" in err
+    outs = []
+    for robot, extra in ((urdf, []), (mobile, ["--tip-link", "forearm", "--base-link", "base"])):
+        out = tmp_path / f"{robot.stem}.json"
+        assert main(["serial", "identify", str(path), "--robot", str(robot), "--json", str(out), *extra]) == 0
+        outs.append(json.loads(out.read_text()))
+    for key in ("fv", "fs", "rms_validation"):
+        assert outs[1][key] == outs[0][key]
+    # the chain options belong to URDFs: a robot file says so
+    assert main(["serial", "identify", str(path), "--robot", "tx40", "--tip-link", "link_6"]) == 2
+    assert "pick a chain in a URDF" in capsys.readouterr().err

@@ -103,7 +103,7 @@ def test_wrong_joint_count_is_refused_naming_the_robot_option(twin, capsys) -> N
     arm, fr, t, q, qd, tau, tmp = twin
     p = _write(tmp, "three", q[:, :3], {"tau_s": tau[:, :3]})
     rc, _, err = _identify([p], tmp, capsys)
-    assert rc == 2 and "3 joints, but robot 'tx40' has 6: give the robot of this recording" in err
+    assert rc == 2 and "3 joints, but robot 'tx40' has 6 (joint_1" in err and "give the robot of this recording" in err
 
 
 def test_paperlib_identify_on_a_users_arm_names_serial_identify(twin, capsys) -> None:

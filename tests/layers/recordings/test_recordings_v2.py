@@ -297,3 +297,30 @@ def test_plausibility_warns_on_angles_outside_the_robots_joint_limits():
     assert "joint 5: reaches 2.4 rad at time index 499" in w and "degrees labelled" not in w
     # No model of the robot, no judgement.
     assert R.robot_joint_limits("kinova_gen3_joint7") is None
+
+
+def test_validate_ok_line_labels_what_it_shows(tmp_path, capsys):
+    """The OK line names each field (issue 27: a file without a controller showed a bare '-')."""
+    from paperlib.cli import main
+    q = 0.1 * np.sin(np.arange(300) / FS)[:, None] * np.ones((1, 2))
+    path = tmp_path / "plain.nc"
+    R.write_recording(R.from_arrays(q, sample_rate_hz=FS, robot="my_joint", source="hardware", writer="lab 1"), path)
+    assert main(["validate", str(path)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"OK   {path}: source hardware, robot my_joint, no controller stated, written by lab 1, ")
+    assert " - " not in first
+
+
+def test_validate_warns_on_a_five_bar_file_in_degrees_as_issue_27_found_it(tmp_path, capsys):
+    """Angles at 115 and 70 "rad" moving +-5 (degrees, labelled rad): far under the 4 pi span the unit check
+    needs, so only the five-bar's joint limits can tell; the file stays valid (exit 0) with one warning a joint."""
+    from paperlib.cli import main
+    t = np.arange(4000) / FS
+    q = np.stack([115 + 5 * np.sin(2 * np.pi * 0.5 * t), 70 + 5 * np.sin(2 * np.pi * 0.7 * t)], axis=1)
+    path = tmp_path / "deg.nc"
+    R.write_recording(R.from_arrays(q, sample_rate_hz=FS, robot="five_bar", source="hardware", writer="lab 1"), path)
+    assert main(["validate", str(path)]) == 0
+    warnings = [line for line in capsys.readouterr().out.splitlines() if "warning:" in line]
+    assert len(warnings) == 2
+    for joint, w in zip((1, 2), warnings):
+        assert f"joint {joint}: reaches" in w and "outside five_bar's joint limits" in w and "degrees labelled" in w
