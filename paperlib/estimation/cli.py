@@ -30,6 +30,9 @@ def identify(args: argparse.Namespace) -> int:
         res = replay(ds, config=cfg, imu_delay_cycles=delay, keep_rows=True)
     except (RecordingError, ValueError, FileNotFoundError) as exc:
         print(f"paperlib identify: {exc}", file=sys.stderr)
+        hint = serial_hint(args.recording)
+        if hint:
+            print(f"paperlib identify: {hint}", file=sys.stderr)
         return 1
     from paperlib import robots
 
@@ -85,6 +88,26 @@ def identify(args: argparse.Namespace) -> int:
     for w in out["warnings"]:
         print(f"paperlib identify: warning: {w}", file=sys.stderr)
     return 0
+
+
+def serial_hint(path: str | Path) -> str | None:
+    """The command to use instead when the recording's robot is a serial arm or has no robot file."""
+    from paperlib.recordings import read_recording
+    from paperlib.robots import kinds
+
+    try:
+        robot = str(read_recording(path).attrs.get("robot"))
+    except (ValueError, OSError):
+        return None
+    try:
+        kind = kinds.kind_of(kinds.find(robot))
+    except (ValueError, OSError):
+        kind = None
+    if kind not in (None, "serial"):
+        return None
+    what = "a serial arm" if kind == "serial" else f"robot {robot!r} has no robot file; if it is a serial arm"
+    return (f"{what}: identify it with `paperlib serial identify {path} --robot ARM.urdf` (or --robot NAME; "
+            "docs/robots.md); `paperlib identify` is the EWR-RLS estimator of the closed-loop rigs")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -1,9 +1,14 @@
 """Identify a serial arm's base and friction parameters from a recording (IDIM, batch).
 
-The pipeline, each step stated in the result's ``config``:
+The pipeline, each step stated in the result's ``config`` and ``choices``:
 
+0. **Inputs chosen from the recording** (:mod:`paperlib.estimation.serial_inputs`): the torque
+   channel (``tau_m``, ``tau_s`` or ``current``, the first the file has unless ``torque`` says),
+   measured velocities when the file's ``qd`` comes from a sensor, and, unless given, the
+   filter cut-off (from the excitation's bandwidth) and the decimation (from the cut-off).
 1. **Filtering and decimation.** Encoder angles are low-passed by a zero-phase Butterworth
-   filter and differentiated (:func:`paperlib.signals.zero_phase_derivatives`); the torques pass
+   filter and differentiated (:func:`paperlib.signals.zero_phase_derivatives`), or a measured
+   ``qd`` is filtered and differentiated once; the torques (or currents) pass
    through the *same* zero-phase filter (parallel filtering: the model and the measurement see
    the same attenuation), then both are decimated by keeping every ``decimate``-th sample (the
    cut-off must lie below the decimated Nyquist frequency).
@@ -20,29 +25,31 @@ The pipeline, each step stated in the result's ``config``:
    Coulomb column ``sign(qd)`` means nothing at rest.
 5. **Estimation.** OLS or WLS (:class:`paperlib.estimation.least_squares.LinearLeastSquares`), or
    the physically consistent SDP (:class:`paperlib.estimation.physical.PhysicalLeastSquares`,
-   WLS weights) whose standard deviations are reported from the WLS fit.
-6. **Validation.** RMS of measured minus predicted torque per joint on the held-out motion.
+   WLS weights) whose standard deviations are reported from the WLS fit. With motor currents and
+   unknown drive gains, the gains are estimated with the base parameters from a second run
+   carrying a known payload (:mod:`paperlib.estimation.drive_gains`).
+6. **Validation.** RMS of measured minus predicted torque per joint on the held-out motion and
+   on other runs (:func:`validate_runs`).
+
+The result is JSON-ready and never holds NaN or infinity: such a value is ``null`` with its
+reason next to it (:func:`json_safe`).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 from scipy import signal as _signal
 
-from paperlib.cli_args import add_robot_arguments, output_file_in_new_dir
 from paperlib.robots.base_parameters import BaseParameters
 from paperlib.estimation.least_squares import LinearLeastSquares
 from paperlib.robots.serial import SerialArm
 
 __all__ = ["IdentificationConfig", "Prepared", "prepare", "base_regressor", "predict", "identify", "identify_recording",
-           "add_parser"]
+           "prepare_recording", "validate_runs", "json_safe", "finalise"]
 
 
 @dataclass(frozen=True)
@@ -52,11 +59,12 @@ class IdentificationConfig:
     Attributes
     ----------
     method : {"ols", "wls", "sdp"}
-    cutoff_hz : float
-        Zero-phase Butterworth cut-off for angles and torques [Hz].
+    cutoff_hz : float or None
+        Zero-phase Butterworth cut-off for angles and torques [Hz] (None: chosen from the
+        recording, :func:`paperlib.estimation.serial_inputs.choose_rates`).
     filter_order : int
-    decimate : int
-        Keep every ``decimate``-th sample after filtering.
+    decimate : int or None
+        Keep every ``decimate``-th sample after filtering (None: chosen from the cut-off).
     v_gate : float
         Per-row velocity gate [rad/s].
     motion_threshold : float
@@ -68,34 +76,49 @@ class IdentificationConfig:
     base_states : int
         Random states for the base-parameter QR.
     torque : str
-        Torque channel (``tau_m`` with ``side = joint``, or ``tau_s``).
+        Torque channel: ``tau_m`` (either side), ``tau_s``, ``current``, or ``auto`` (the first
+        of them the file has).
+    kinematics : {"auto", "measured", "derive"}
+        Use the recording's ``qd`` when its origin is a sensor (``auto``), insist on it, or
+        derive velocities from the angles.
+    drive_gains : tuple of float or None
+        Known drive gains [N m per A] for ``current`` (None: the robot file's, or identified
+        from a payload run).
+    gain_side : {"joint", "motor"}
+        Side of the drive gains (motor: referred to the joints through the gear ratios).
     edge_periods : float
         Samples within ``edge_periods / cutoff_hz`` seconds of the file's ends are not used (the
         zero-phase filter's start-up transients).
     """
 
     method: str = "wls"
-    cutoff_hz: float = 20.0
+    cutoff_hz: float | None = None
     filter_order: int = 4
-    decimate: int = 10
+    decimate: int | None = None
     v_gate: float = 0.05
     motion_threshold: float = 0.05
     holdout_fraction: float = 0.2
     base_tol: float = 1e-6
     base_states: int = 200
-    torque: str = "tau_m"
+    torque: str = "auto"
     edge_periods: float = 3.0
+    kinematics: str = "auto"
+    drive_gains: tuple[float, ...] | None = None
+    gain_side: str = "joint"
 
     def check(self, fs: float) -> None:
         if self.method not in ("ols", "wls", "sdp"):
             raise ValueError(f"method must be ols, wls or sdp; got {self.method!r}")
         if not 0.0 <= self.holdout_fraction < 1.0:
             raise ValueError(f"holdout fraction must be in [0, 1); got {self.holdout_fraction}")
-        if self.decimate < 1:
-            raise ValueError(f"decimate must be >= 1; got {self.decimate}")
-        if not 0 < self.cutoff_hz < 0.5 * fs / self.decimate:
-            raise ValueError(f"cut-off {self.cutoff_hz} Hz must lie below the decimated Nyquist frequency "
-                             f"{0.5 * fs / self.decimate:g} Hz ({fs:g} Hz / {self.decimate} / 2)")
+        if self.gain_side not in ("joint", "motor"):
+            raise ValueError(f"gain side must be joint or motor; got {self.gain_side!r}")
+        if self.cutoff_hz is None or self.decimate is None:
+            raise ValueError("cut-off and decimation not chosen yet: resolve them with "
+                             "paperlib.estimation.serial_inputs.choose_rates (identify_recording does)")
+        from paperlib.estimation.serial_inputs import choose_rates
+
+        choose_rates(np.zeros((0, 1)), fs, self.cutoff_hz, self.decimate)  # refuses, with a fix
 
 
 @dataclass
@@ -116,20 +139,49 @@ class Prepared:
     coupling_sign_f: dict | None = None  # coupling name -> filtered sign(v_m) (N,)
 
 
+def _sign_as_logged(v: np.ndarray, t: np.ndarray, t_logged: np.ndarray | None) -> np.ndarray:
+    """``sign(v)`` on the grid ``t``, as a resampled log shows it (see :func:`prepare`)."""
+    if t_logged is None:
+        return np.sign(v)
+    from scipy.interpolate import CubicSpline
+
+    v2 = v.reshape(v.shape[0], -1)
+    at_log = np.stack([np.sign(np.interp(t_logged, t, col)) for col in v2.T], axis=1)
+    return CubicSpline(t_logged, at_log, axis=0)(t).reshape(v.shape)
+
+
 def prepare(t: np.ndarray, q: np.ndarray, tau: np.ndarray, fs: float, cfg: IdentificationConfig,
-            arm: SerialArm | None = None) -> Prepared:
-    """Steps 1-2 of the module docstring on arrays (N, n) (``arm`` for its coupled motors)."""
+            arm: SerialArm | None = None, qd: np.ndarray | None = None,
+            t_logged: np.ndarray | None = None) -> Prepared:
+    """Steps 1-2 of the module docstring on arrays (N, n) (``arm`` for its coupled motors).
+
+    ``tau`` is whatever the torque channel holds (joint torques, or currents when the drive
+    gains are to be identified); ``qd`` a measured velocity [rad/s] (None: derived from ``q``).
+
+    ``t_logged`` [s]: the stamps of a jittery log before it was resampled onto ``t``
+    (:func:`paperlib.recordings.resample_uniform`, the recording's ``time_logged``). The Coulomb
+    columns then pass through the same resampling as the measured torque did: ``sign(qd)`` at
+    the logged stamps, interpolated onto the grid by the same cubic spline, then filtered. A
+    resampled torque step is smeared over the logged samples around it; a sign sampled on the
+    grid is not, and on a +-5 ms jittery 100-Hz twin log that mismatch biased the first axis'
+    drive gain and friction by 6-7 %.
+    """
     from paperlib.signals import zero_phase_derivatives
 
     cfg.check(fs)
-    q_f, qd, qdd = zero_phase_derivatives(q, fs, cfg.cutoff_hz, cfg.filter_order)
     sos = _signal.butter(int(cfg.filter_order), cfg.cutoff_hz, btype="low", fs=fs, output="sos")
+    if qd is None:
+        q_f, qd, qdd = zero_phase_derivatives(q, fs, cfg.cutoff_hz, cfg.filter_order)
+    else:
+        q_f = _signal.sosfiltfilt(sos, np.asarray(q, dtype=np.float64), axis=0)
+        qd = _signal.sosfiltfilt(sos, np.asarray(qd, dtype=np.float64), axis=0)
+        qdd = np.gradient(qd, 1.0 / fs, axis=0)
     tau_f = _signal.sosfiltfilt(sos, np.asarray(tau, dtype=np.float64), axis=0)
-    sign_f = _signal.sosfiltfilt(sos, np.sign(qd), axis=0)
+    sign_f = _signal.sosfiltfilt(sos, _sign_as_logged(qd, t, t_logged), axis=0)
     coupling_sign = {}
     for cp in (arm.couplings if arm is not None else ()):
         vm = qd[:, list(cp.joints)] @ np.asarray(cp.coefficients)
-        coupling_sign[cp.name] = _signal.sosfiltfilt(sos, np.sign(vm))[:: cfg.decimate]
+        coupling_sign[cp.name] = _signal.sosfiltfilt(sos, _sign_as_logged(vm, t, t_logged))[:: cfg.decimate]
     k = cfg.decimate
     t, q_f, qd, qdd, tau_f, sign_f = (a[::k] for a in (np.asarray(t), q_f, qd, qdd, tau_f, sign_f))
     edge = cfg.edge_periods / cfg.cutoff_hz
@@ -183,33 +235,71 @@ def predict(arm: SerialArm, data: Prepared, bp: BaseParameters, result: dict[str
     return base_regressor(arm, data, bp) @ beta
 
 
-def identify(arm: SerialArm, data: Prepared, cfg: IdentificationConfig, bp: BaseParameters | None = None) -> dict[str, Any]:
-    """Steps 3-6: the result dictionary (JSON-ready; see :func:`identify_recording`)."""
+def identify(arm: SerialArm, data: Prepared, cfg: IdentificationConfig, bp: BaseParameters | None = None,
+             payload_run: tuple[Prepared, Any] | None = None) -> dict[str, Any]:
+    """Steps 3-6: the result dictionary (JSON-ready; see :func:`identify_recording`).
+
+    With ``payload_run = (prepared payload run, KnownPayload)``, ``data.tau`` and the payload
+    run's ``tau`` are motor currents [A] and the drive gains are identified with the base
+    parameters (:mod:`paperlib.estimation.drive_gains`); the result's ``drive_gains`` holds them
+    and its torques are ``C(i) k``.
+    """
     if bp is None:
         bp = arm.base_parameters(n_states=cfg.base_states, seed=0, tol=cfg.base_tol)
     Y = base_regressor(arm, data, bp)  # (N, n, r)
     mask = gate_mask(arm, data.qd, cfg.v_gate) & data.fit[:, None]
-    A, b = Y[mask], data.tau[mask]
     joint = np.broadcast_to(np.arange(arm.n), mask.shape)[mask]
     missing = [j + 1 for j in range(arm.n) if not np.any(joint == j)]
     if missing:
-        raise ValueError(f"joints {missing} never pass the velocity gate {cfg.v_gate} rad/s in the fit part")
-    ls = LinearLeastSquares("ols" if cfg.method == "ols" else "wls", bp.names).fit(A, b, joint)
-    beta, std = ls.theta_, ls.std_
+        raise ValueError(f"joints {missing} never pass the velocity gate {cfg.v_gate} rad/s in the fit part: "
+                         "lower --v-gate, or record motion of those joints")
     extra: dict[str, Any] = {}
+    names = list(bp.names)
+    if payload_run is None:
+        A, b = Y[mask], data.tau[mask]
+        ls = LinearLeastSquares("ols" if cfg.method == "ols" else "wls", names).fit(A, b, joint)
+        beta, std = ls.theta_, ls.std_
+    else:
+        from paperlib.estimation import drive_gains as dg
+        from paperlib.estimation.serial_inputs import current_columns, gear_matrix
+
+        if cfg.method == "sdp":
+            raise ValueError("--method sdp with drive gains identified from a payload run is not supported: "
+                             "use --method wls (or give the gains with --drive-gains)")
+        pdata, payload = payload_run
+        R = None if cfg.gain_side == "joint" else gear_matrix(arm)
+        pmask = gate_mask(arm, pdata.qd, cfg.v_gate) & pdata.fit[:, None]
+        runs = [dg.GainRun(Y, data.tau, mask),
+                dg.GainRun(base_regressor(arm, pdata, bp), pdata.tau, pmask,
+                           dg.payload_torque(arm, pdata.q, pdata.qd, pdata.qdd, payload))]
+        beta, std, k, k_std, ls = dg.fit_gains(runs, R, bp.names, cfg.method)
+        A, b = Y[mask], None  # for the condition number of the inertial part below
+        data.tau = current_columns(data.tau, R) @ k
+        extra["drive_gains"] = {"values": k.tolist(), "std": k_std.tolist(), "side": cfg.gain_side,
+                                "units": "N m per A" + (" (motor side: joint torques = R^T diag(K) i)" if R is not None
+                                                       else " (joint side: tau_j = K_j i_j)"),
+                                "from": "identified with the base parameters from the payload run "
+                                        "(paperlib.estimation.drive_gains: Gauss-Newton on i = (Y beta + p) / K)",
+                                "payload": payload.to_dict(),
+                                "payload_rows_used": int(pmask.sum()),
+                                "sigma_current_A": ls.sigma_.tolist()}
+        extra["sigma_joint_units"] = "A (drive gains identified: the fit is in current space)"
     if cfg.method == "sdp":
         from paperlib.estimation.physical import PhysicalLeastSquares
 
         sdp = PhysicalLeastSquares(arm.param_names, arm.n, bp.K, arm.nominal_params())
         sdp.fit(A, b, weights=1.0 / ls.sigma_[joint])
         beta = sdp.beta_
-        extra = {"sdp": {"status": sdp.status_, "min_pseudo_inertia_eigenvalue": sdp.min_eig_.tolist(),
-                         "full_parameters": dict(zip(arm.param_names, sdp.pi_.tolist())),
-                         "std_from": "the WLS fit (the SDP gives no covariance)"}}
+        extra["sdp"] = {"status": sdp.status_, "min_pseudo_inertia_eigenvalue": sdp.min_eig_.tolist(),
+                        "full_parameters": dict(zip(arm.param_names, sdp.pi_.tolist())),
+                        "std_from": "the WLS fit (the SDP gives no covariance)"}
     pred = Y @ beta
     err = data.tau - pred
     rms_val = np.sqrt(np.mean(err[data.val] ** 2, axis=0)) if data.val.any() else np.full(arm.n, np.nan)
     rms_meas_val = np.sqrt(np.mean(data.tau[data.val] ** 2, axis=0)) if data.val.any() else np.full(arm.n, np.nan)
+    if not data.val.any():
+        extra["rms_validation_reason"] = ("no held-out samples (holdout fraction 0): see 'validation' for other runs "
+                                          "(--validate RUN.nc)")
     rms_fit = np.sqrt(np.mean(err[data.fit] ** 2, axis=0))
     As = A / np.where(np.linalg.norm(A, axis=0) > 0, np.linalg.norm(A, axis=0), 1.0)
     sv = np.linalg.svd(As, compute_uv=False)
@@ -264,28 +354,116 @@ def identify(arm: SerialArm, data: Prepared, cfg: IdentificationConfig, bp: Base
     }
 
 
-def identify_recording(path: str | Path, robot: str, cfg: IdentificationConfig,
-                       bp: BaseParameters | None = None, *, base_link: str | None = None,
+def _robot_gains(arm: SerialArm) -> tuple[tuple[float, ...] | None, str | None]:
+    """Drive gains of the robot file (``[drive] torque_constants_n_m_per_a``, ``torque_constant_side``)."""
+    drive = arm.drive or {}
+    if "torque_constants_n_m_per_a" not in drive:
+        return None, None
+    return tuple(float(x) for x in drive["torque_constants_n_m_per_a"]), str(drive.get("torque_constant_side", "joint"))
+
+
+def prepare_recording(ds: Any, arm: SerialArm, cfg: IdentificationConfig, name: str = "<recording>",
+                      gains: tuple[float, ...] | None = None) -> tuple[Prepared, dict[str, str]]:
+    """Step 0-2 on a read recording: the torque source, kinematics and rates resolved, then :func:`prepare`.
+
+    ``cfg`` must have its cut-off and decimation resolved (:func:`identify_recording` does).
+    With ``torque = current`` and ``gains = None`` the prepared ``tau`` holds the filtered currents.
+    Returns the prepared data and the choices made (name -> reason).
+    """
+    from paperlib.estimation.serial_inputs import channel_torque, kinematics_source, torque_source
+    from paperlib.recordings import RecordingError
+
+    source, why_torque = torque_source(ds, cfg.torque)
+    n = ds.sizes["joint"]
+    if n != arm.n:
+        raise RecordingError(f"{name}: {n} joints, but robot {arm.name!r} has {arm.n} ({', '.join(arm.joint_names)}): "
+                             "give the robot of this recording (--robot; for a URDF, --base-link / --tip-link)")
+    kin, why_kin = kinematics_source(ds, cfg.kinematics)
+    if source == "current" and gains is None:
+        effort = np.asarray(ds["current"].values, dtype=np.float64)
+    else:
+        effort = channel_torque(ds, source, arm, gains, cfg.gain_side)
+    fs = float(ds.attrs["sample_rate_hz"])
+    qd = ds["qd"].values if kin == "measured" else None
+    t_logged = ds["time_logged"].values if "time_logged" in ds.variables else None
+    data = prepare(ds["time"].values, ds["q"].values, effort, fs, cfg, arm, qd=qd, t_logged=t_logged)
+    side = ds[source].attrs.get("side")
+    if source == "tau_m" and side == "motor":
+        why_torque += "; motor side, referred to the joints by the gear ratios (tau = R^T tau_motor)"
+    return data, {"torque": why_torque, "kinematics": why_kin}
+
+
+def identify_recording(path: str | Path, robot: str | SerialArm, cfg: IdentificationConfig,
+                       bp: BaseParameters | None = None, *, payload_run: str | Path | None = None,
+                       payload: Any = None, base_link: str | None = None,
                        tip_link: str | None = None) -> tuple[dict[str, Any], Prepared]:
     """Read a recording, identify, and return (results, prepared data).
 
-    The results carry the recording's ``source`` (hardware | twin) and file name. ``base_link``
-    and ``tip_link`` pick the chain when ``robot`` is a URDF (:meth:`SerialArm.from_urdf`).
+    Parameters
+    ----------
+    path : path-like
+        The recording (schema 2).
+    robot : str or SerialArm
+        Robot name, URDF / TOML path, or the arm itself.
+    cfg : IdentificationConfig
+        Unset cut-off and decimation are chosen from this recording; the result's ``config``
+        holds the values used and ``choices`` the reasons.
+    payload_run, payload : optional
+        A second recording with a known payload (:class:`paperlib.estimation.drive_gains.KnownPayload`)
+        fixed to the last link: the drive gains of ``current`` are then identified.
+
+    base_link, tip_link : str, optional
+        Pick the chain when ``robot`` is a URDF (:meth:`SerialArm.from_urdf`).
+
+    The results carry the recording's ``source`` (hardware | twin) and file name.
     """
-    from paperlib.recordings import RecordingError, read_recording, require_channels
+    from dataclasses import replace
+
+    from paperlib.estimation.serial_inputs import choose_rates, torque_source
+    from paperlib.recordings import read_recording
 
     ds = read_recording(path)
-    require_channels(ds, ("q", cfg.torque), name=str(path), analysis="serial identification")
-    side = ds[cfg.torque].attrs.get("side")
-    if cfg.torque in ("tau_m", "tau_tgt") and side != "joint":
-        raise RecordingError(f"{path}: channel {cfg.torque!r} is on the {side!r} side; identification needs joint-side torques")
-    arm = SerialArm.named(robot, base_link=base_link, tip_link=tip_link)
-    n = ds.sizes["joint"]
-    if n != arm.n:
-        raise RecordingError(f"{path}: {n} joints, but robot {arm.name!r} has {arm.n} ({', '.join(arm.joint_names)})")
+    name = str(path)
+    arm = robot if isinstance(robot, SerialArm) else SerialArm.named(robot, base_link=base_link, tip_link=tip_link)
     fs = float(ds.attrs["sample_rate_hz"])
-    data = prepare(ds["time"].values, ds["q"].values, ds[cfg.torque].values, fs, cfg, arm)
-    res = identify(arm, data, cfg, bp)
+    cutoff, k, why_rates = choose_rates(ds["q"].values, fs, cfg.cutoff_hz, cfg.decimate)
+    cfg = replace(cfg, cutoff_hz=cutoff, decimate=k)
+    source, why_torque = torque_source(ds, cfg.torque)
+    cfg = replace(cfg, torque=source)
+    gains, gains_from = None, None
+    if source == "current":
+        if cfg.drive_gains is not None:
+            gains, gains_from = cfg.drive_gains, "given (--drive-gains)"
+        elif payload_run is None:
+            gains, side = _robot_gains(arm)
+            if gains is not None:
+                cfg = replace(cfg, gain_side=side)
+                gains_from = f"robot file of {arm.name!r} ([drive] torque_constants_n_m_per_a)"
+        if gains is None and payload_run is None:
+            raise ValueError("torque from 'current' needs drive gains: give --drive-gains K1,..,Kn [N m per A] "
+                             "(--gain-side joint|motor), add [drive] torque_constants_n_m_per_a to the robot file, or "
+                             "identify them with --payload-run RUN.nc --payload MASS_KG,CX,CY,CZ")
+    elif payload_run is not None:
+        raise ValueError(f"--payload-run identifies drive gains, but the torque comes from {source!r}, not 'current': "
+                         "give --torque current (the file must have a current channel), or leave --payload-run out")
+    if payload_run is not None and payload is None:
+        raise ValueError("--payload-run needs the payload: --payload MASS_KG,CX,CY,CZ[,IXX,IXY,IXZ,IYY,IYZ,IZZ] or FILE.toml")
+    data, choices = prepare_recording(ds, arm, cfg, name, gains)
+    choices["torque"] = why_torque + choices["torque"].split("(--torque)", 1)[-1]
+    choices["rates"] = why_rates
+    prun = None
+    if payload_run is not None:
+        pds = read_recording(payload_run)
+        pcfg = _rates_for(cfg, float(pds.attrs["sample_rate_hz"]))
+        pdata, _ = prepare_recording(pds, arm, pcfg, str(payload_run), None)
+        prun = (pdata, payload)
+    res = identify(arm, data, cfg, bp, payload_run=prun)
+    if gains is not None:
+        res["drive_gains"] = {"values": list(gains), "side": cfg.gain_side, "from": gains_from,
+                              "units": "N m per A"}
+    if prun is not None:
+        res["drive_gains"]["payload_run"] = Path(payload_run).name
+    res["choices"] = choices
     res["source"] = str(ds.attrs.get("source"))
     res["recording"] = Path(path).name
     for key in ("origin", "licence"):
@@ -294,40 +472,81 @@ def identify_recording(path: str | Path, robot: str, cfg: IdentificationConfig,
     return res, data
 
 
-# ------------------------------------------------------------------------------ command line
-def _run_identify(args: argparse.Namespace) -> int:
-    from paperlib.recordings import RecordingError
+def _rates_for(cfg: IdentificationConfig, fs: float) -> IdentificationConfig:
+    """The configuration for another run: the same cut-off, the decimation for that run's rate."""
+    from dataclasses import replace
 
-    cfg = IdentificationConfig(method=args.method, cutoff_hz=args.cutoff_hz, decimate=args.decimate, v_gate=args.v_gate,
-                               holdout_fraction=args.holdout_fraction)
-    try:
-        res, _ = identify_recording(args.recording, args.robot, cfg, base_link=args.base_link, tip_link=args.tip_link)
-    except (RecordingError, ValueError, RuntimeError, OSError) as exc:
-        print(f"paperlib serial identify: {exc}", file=sys.stderr)
-        return 2
-    text = json.dumps(res, indent=2, allow_nan=True)
-    if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(text + "\n")
-        print(f"wrote {args.json}")
-    else:
-        print(text)
-    return 0
+    from paperlib.estimation.serial_inputs import choose_rates
+
+    _, k, _ = choose_rates(np.zeros((0, 1)), fs, cfg.cutoff_hz, None)
+    return replace(cfg, decimate=k)
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serial", help="serial arms: identification from a recording")
-    ss = p.add_subparsers(dest="serial_command", metavar="SERIAL_COMMAND")
-    ident = ss.add_parser("identify", help="identify base and friction parameters of a serial arm from a recording")
-    ident.add_argument("recording", help="recording (.nc, schema 2) with q and joint-side torques")
-    add_robot_arguments(ident, help="robot name (a file stem in data/robots/) or a URDF path")
-    ident.add_argument("--method", choices=("ols", "wls", "sdp"), default="wls",
-                       help="ordinary / per-joint weighted least squares, or physically consistent SDP (default wls)")
-    ident.add_argument("--holdout-fraction", type=float, default=0.2,
-                       help="share of the motion span (its end) held out for validation (default 0.2)")
-    ident.add_argument("--cutoff-hz", type=float, default=20.0, help="zero-phase Butterworth cut-off [Hz] (default 20)")
-    ident.add_argument("--decimate", type=int, default=10, help="keep every k-th sample after filtering (default 10)")
-    ident.add_argument("--v-gate", type=float, default=0.05, help="per-row velocity gate [rad/s] (default 0.05)")
-    ident.add_argument("--json", type=output_file_in_new_dir, help="write the results here instead of printing them")
-    ident.set_defaults(func=_run_identify)
-    p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
+def validate_runs(paths: Sequence[str | Path], arm: SerialArm, result: dict[str, Any], cfg: IdentificationConfig,
+                  bp: BaseParameters) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Predict other runs' torques with an identified model (step 6 on other recordings).
+
+    Each run is filtered and decimated as the identification run was (same cut-off, the
+    decimation for its own rate, no hold-out), its torques measured as the identification's
+    were (identified drive gains included), and compared over its motion span.
+
+    Returns
+    -------
+    summaries : list of dict
+        Per run: ``recording``, ``source``, ``rms`` per joint [N m], ``rms_relative`` (RMS of the
+        error over RMS of the measured torque), ``rms_measured`` [N m], ``samples``.
+    traces : list of dict
+        Per run: ``recording``, ``source``, ``t`` (M,), ``measured`` and ``predicted`` (M, n) for a figure.
+    """
+    from dataclasses import replace
+
+    from paperlib.recordings import read_recording
+
+    gains = result.get("drive_gains", {}).get("values")
+    summaries, traces = [], []
+    for p in paths:
+        ds = read_recording(p)
+        rcfg = replace(_rates_for(cfg, float(ds.attrs["sample_rate_hz"])), holdout_fraction=0.0)
+        data, _ = prepare_recording(ds, arm, rcfg, str(p), tuple(gains) if gains is not None else None)
+        pred = predict(arm, data, bp, result)
+        sel = data.fit
+        err = data.tau[sel] - pred[sel]
+        rms = np.sqrt(np.mean(err ** 2, axis=0))
+        rms_meas = np.sqrt(np.mean(data.tau[sel] ** 2, axis=0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rel = rms / rms_meas
+        summaries.append({"recording": Path(p).name, "source": str(ds.attrs.get("source")), "rms": rms.tolist(),
+                          "rms_relative": rel.tolist(), "rms_measured": rms_meas.tolist(), "samples": int(sel.sum()),
+                          "motion_span_s": list(data.motion_span_s)})
+        traces.append({"recording": Path(p).name, "source": str(ds.attrs.get("source")), "t": data.t[sel],
+                       "measured": data.tau[sel], "predicted": pred[sel]})
+    return summaries, traces
+
+
+def json_safe(obj: Any, path: str = "", reasons: dict[str, str] | None = None) -> Any:
+    """A copy of ``obj`` with every NaN / infinity replaced by ``None``; ``reasons[path]`` says why.
+
+    A non-finite relative standard deviation means a parameter estimated as exactly zero; any
+    other non-finite number is reported as "not computed".
+    """
+    if reasons is None:
+        reasons = {}
+    if isinstance(obj, dict):
+        return {k: json_safe(v, f"{path}.{k}" if path else str(k), reasons) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v, f"{path}[{i}]", reasons) for i, v in enumerate(obj)]
+    if isinstance(obj, (float, np.floating)) and not np.isfinite(obj):
+        top = path.split(".")[0].split("[")[0]
+        reasons[top] = ("a parameter estimated as exactly 0 has no relative standard deviation" if top == "rel_std_percent"
+                        else "no samples to compute it from" if top.startswith("rms") else "not finite: not computed")
+        return None
+    return obj
+
+
+def finalise(result: dict[str, Any]) -> dict[str, Any]:
+    """:func:`json_safe` of a result, the reasons for its ``null`` values under ``null_reasons``."""
+    reasons: dict[str, str] = {}
+    out = json_safe(result, reasons=reasons)
+    if reasons:
+        out["null_reasons"] = reasons
+    return out

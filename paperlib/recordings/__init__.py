@@ -23,6 +23,8 @@ storage
 registry
     The registry of archived recordings: :func:`load_recording_registry`, :func:`verify_registry`,
     :func:`registry_entry`, :func:`sha256_file`.
+resample
+    :func:`resample_uniform`: jittery logs onto the uniform grid (reports the jitter, refuses gaps).
 cli
     ``paperlib validate`` and ``paperlib recordings {verify,list}``.
 """
@@ -61,6 +63,7 @@ from paperlib.recordings.schema import (
     RecordingError,
     canonical_units,
 )
+from paperlib.recordings.resample import JitterReport, resample_uniform
 from paperlib.recordings.storage import reduce_recording
 from paperlib.recordings.validation import plausibility, require_channels, robot_joint_limits, validate
 from paperlib.recordings.writer import Channel, RecordingWriter
@@ -99,6 +102,8 @@ __all__ = [
     "config",
     "writer_name",
     "reduce_recording",
+    "resample_uniform",
+    "JitterReport",
     "RecordingWriter",
     "RegistryEntry",
     "DEFAULT_REGISTRY",

@@ -3,6 +3,11 @@
 ``twin_realtime_factor``: seconds of robot time simulated per second of wall time, for a
 40-s closed-loop AC run at 4 kHz (plant, drives, IMU stream, thermal, controller and
 estimator, recording assembled), on one core; best of three after compilation.
+
+``serial_identify_1h_s``: wall time [s] of ``paperlib serial identify`` (reading the file,
+choosing the rates, filtering, regressor, WLS) on one hour of a 6-joint arm (the twin of
+:mod:`paperlib.twin.robots.serial_log`) logged at 1 kHz with joint-side torques; the recording is
+generated first (not timed) in a temporary directory.
 """
 
 from __future__ import annotations
@@ -25,5 +30,12 @@ def bench_twin_realtime_factor(duration_s: float = 40.0) -> float:
     return duration_s / best
 
 
+def bench_serial_identify_1h(duration_s: float = 3600.0, sample_rate_hz: float = 1000.0) -> float:
+    """Seconds to identify a 6-joint arm from ``duration_s`` of data at ``sample_rate_hz`` (module docstring)."""
+    from paperlib.twin.robots import twin_module
+
+    return twin_module("serial_log").identify_seconds(duration_s, sample_rate_hz)
+
+
 def benchmarks() -> dict[str, Callable[[], float]]:
-    return {"twin_realtime_factor": bench_twin_realtime_factor}
+    return {"twin_realtime_factor": bench_twin_realtime_factor, "serial_identify_1h_s": bench_serial_identify_1h}

@@ -8,6 +8,7 @@
 ``campaign``       the TX40 thermal warm-up campaign (paper 001)
 ``torque_joint``   the torque-sensor joint of paper 004; ``wheel_bearing`` its bearing populations
 ``planar_arm``     the identification course's planar serial arm (paper 003)
+``serial_log``     a serial arm's logged run (jittered stamps, currents, payload) with known truth
 =================  ==========================================================================
 
 Nothing outside this package names a robot: the shared layer finds a robot's twin here by name.
