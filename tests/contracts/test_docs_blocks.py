@@ -120,6 +120,9 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("robots.md", "paperlib serial identify my_run.nc --robot path/to/my_arm.urdf --json out.json"): "placeholders "
         "for the reader's recording and URDF; serial identification is tested in tests/layers/robots/ and on "
         "the TX40 recording by the industrial room",
+    ("robots.md", "paperlib serial identify my_run.nc --robot mobile_manipulator.urdf --tip-link bracelet_link"):
+        "placeholders for the reader's files; the same command on a wheeled base with an arm runs in "
+        "tests/layers/cli/test_cli_robot_recipe.py",
     ("thermal.md", "paperlib thermal fit r1_d1.nc r1_d2.nc r1_d3.nc --json model.json"): "needs warm-up days "
         "(two-hour twin campaigns, ~85 MB each) made by the industrial room's build",
     ("thermal.md", "paperlib thermal monitor --model model.json r1_d4.nc --json alarms.json [--no-thermal]"):
