@@ -6,6 +6,12 @@ results into ``results/<slug>/paper_comparison.{csv,md}`` by fixed agreement rul
 (:data:`AGREEMENT_RULES`) and builds the index of all papers, ``results/paper_comparison.md``.
 Nothing is adjusted to agree: where a reproduction differs, both values stand side by side.
 
+Numbers the paper gives as "about x", and improvement factors, are graded by reproduced/paper
+(:data:`GRADES`: within 10 %, within 25 %, within a factor 1.5, within a factor 2, else "differs");
+they agree only at the grade their kind needs (:data:`NEEDS`), and each row's ``rule`` says the grade
+reached and the grade needed. A row the grading moved off "agrees" (it agreed under the old
+factor-2 rule) is marked "re-graded" and must carry its room's reason (:func:`unexplained`).
+
 Each row carries the ``source`` of the data the reproduced value comes from (``twin``,
 ``hardware``, or ``model`` for values computed from a robot model alone).
 
