@@ -6,6 +6,12 @@ results into ``results/<slug>/paper_comparison.{csv,md}`` by fixed agreement rul
 (:data:`AGREEMENT_RULES`) and builds the index of all papers, ``results/paper_comparison.md``.
 Nothing is adjusted to agree: where a reproduction differs, both values stand side by side.
 
+Numbers the paper gives as "about x", and improvement factors, are graded by reproduced/paper
+(:data:`GRADES`: within 10 %, within 25 %, within a factor 1.5, within a factor 2, else "differs");
+they agree only at the grade their kind needs (:data:`NEEDS`), and each row's ``rule`` says the grade
+reached and the grade needed. A row the grading moved off "agrees" (it agreed under the old
+factor-2 rule) is marked "re-graded" and must carry its room's reason (:func:`unexplained`).
+
 Each row carries the ``source`` of the data the reproduced value comes from (``twin``,
 ``hardware``, or ``model`` for values computed from a robot model alone).
 
@@ -29,24 +35,128 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-__all__ = ["Headline", "AGREEMENT_RULES", "dig", "agreement", "build_comparison", "add_sweep", "to_csv", "to_markdown",
+__all__ = ["Headline", "AGREEMENT_RULES", "AGREEING", "GRADES", "NEEDS", "grade", "rule_text", "old_agreement",
+           "regraded", "unexplained", "dig", "agreement", "build_comparison", "add_sweep", "to_csv", "to_markdown",
            "load_results", "headlines_of", "write_index", "main"]
 
+#: Closeness grades of a numeric comparison, tightest first: (name, f). A grade is reached when
+#: 1/f <= reproduced/paper <= f (symmetric in the ratio: "within 10 %" is [1/1.1, 1.1] = [0.909, 1.1]).
+#: A ratio beyond the loosest grade, or of the opposite sign, is "differs".
+GRADES: tuple[tuple[str, float], ...] = (
+    ("within 10 %", 1.10),
+    ("within 25 %", 1.25),
+    ("within a factor 1.5", 1.5),
+    ("within a factor 2", 2.0),
+)
+
+#: The grade each graded kind needs for its verdict to count as agreeing. An "about x" of a paper is
+#: read as within 25 %; before issue 27 the ``approx`` rule accepted a factor 2 (:data:`OLD_APPROX_FACTOR`).
+NEEDS: dict[str, str] = {"approx": "within 25 %", "factor": "within 25 %"}
+
+#: The ``approx`` rule before issue 27 ('agrees' when reproduced/paper was in [1/2, 2]); kept to flag re-graded rows.
+OLD_APPROX_FACTOR = 2.0
+
+_GRADE_F = dict(GRADES)
+_AGREEING_GRADES = tuple(g for g, f in GRADES if f <= max(_GRADE_F[n] for n in NEEDS.values()))
+
 #: Verdicts that need no explanation (any other verdict, and every calibrated row, carries a note).
-AGREEING = frozenset({"agrees", "same", "satisfied", "beyond the paper"})
+#: A graded row agrees when it reaches the grade its kind needs (:data:`NEEDS`): "agrees (within 10 %)"
+#: or "agrees (within 25 %)"; "within a factor 1.5 only" and "within a factor 2 only" do not agree.
+#: Plain "agrees" is kept for tables built before the grading.
+AGREEING = frozenset({"agrees", "same", "satisfied", "beyond the paper"} | {f"agrees ({g})" for g in _AGREEING_GRADES})
+
+
+def _band_text(g: str) -> str:
+    f = _GRADE_F[g]
+    return f"{g} ([{1 / f:.3g}, {f:g}])"
+
 
 #: How the verdict is reached, by kind of claim.
 AGREEMENT_RULES: dict[str, str] = {
-    "factor": "improvement factor: 'agrees' if reproduced/paper is in [0.8, 1.25]; 'same direction' if the "
-              "reproduced factor is > 1 (an improvement) but outside that band; otherwise 'differs'",
+    "factor": "improvement factor: graded by reproduced/paper; 'agrees (grade)' if it is "
+              f"{_band_text(NEEDS['factor'])} or closer; 'same direction' if the reproduced factor is > 1 (an "
+              "improvement) but farther; otherwise 'differs'",
     "percent": "share: 'agrees' if within 5 percentage points; 'roughly' if within 15; otherwise 'differs'",
     "upper_bound": "the paper gives an upper bound ('< x'): 'satisfied' or 'not satisfied'",
-    "approx": "the paper gives an approximate value ('about x'): 'agrees' if reproduced/paper is in "
-              "[0.5, 2]; otherwise 'differs'",
+    "approx": "the paper gives an approximate value ('about x'): graded by reproduced/paper; 'agrees (grade)' "
+              f"if it is {_band_text(NEEDS['approx'])} or closer; '<grade> only' if it is within a looser grade "
+              "(not agreeing: the row says why); 'differs' beyond a factor 2 or of the opposite sign. Before "
+              "issue 27 this rule said 'agrees' anywhere within a factor 2",
     "lower_bound": "the paper gives a lower bound ('> x'): 'satisfied' or 'not satisfied'",
     "choice": "a discrete choice or a yes/no finding: 'same' or 'differs'",
     "beyond": "a study beyond the paper (no published value): the number is reported, not judged ('beyond the paper')",
 }
+
+
+def grade(ratio: float | None) -> str:
+    """The tightest grade of :data:`GRADES` that ``ratio`` (reproduced/paper) reaches, else "differs".
+
+    Parameters
+    ----------
+    ratio : float or None
+        reproduced / paper (dimensionless); None when the paper's value is 0.
+
+    Returns
+    -------
+    str
+        A grade name ("within 10 %", ..., "within a factor 2") or "differs" (beyond the loosest grade,
+        opposite sign, zero, None or not finite).
+    """
+    if ratio is None or not math.isfinite(ratio) or ratio <= 0.0:
+        return "differs"
+    spread = max(ratio, 1.0 / ratio)
+    for name, f in GRADES:
+        if spread <= f * (1.0 + 1e-12):
+            return name
+    return "differs"
+
+
+def _tighter_or_same(g: str, need: str) -> bool:
+    return g in _GRADE_F and _GRADE_F[g] <= _GRADE_F[need]
+
+
+def rule_text(kind: str, paper: Any, value: Any) -> str:
+    """The ``rule`` cell of a row: the kind, and for a graded kind the grade reached and the grade needed.
+
+    E.g. ``"approx: within a factor 2 reached, needs within 25 %"``; for ``percent`` the distance in
+    percentage points; other kinds give their name only.
+    """
+    v, p = _num(value), _num(paper)
+    if kind in NEEDS:
+        if v is None or p is None or not math.isfinite(v) or p == 0:
+            return f"{kind}: needs {NEEDS[kind]}"
+        g = grade(v / p)
+        return f"{kind}: {'beyond a factor 2' if g == 'differs' else g + ' reached'}, needs {NEEDS[kind]}"
+    if kind == "percent" and v is not None and p is not None and math.isfinite(v):
+        return f"percent: {abs(v - p):.3g} points off, agrees within 5, roughly within 15"
+    return kind
+
+
+def old_agreement(kind: str, paper: Any, value: Any) -> tuple[float | None, str]:
+    """The verdict under the rules before issue 27 (``approx``: 'agrees' within a factor 2; ``factor``:
+    'agrees' in [0.8, 1.25]); used only to flag rows whose verdict the grading changed."""
+    ratio, verdict = agreement(kind, paper, value)
+    if kind in NEEDS and verdict not in ("not reproduced", "not reproduced (not finite)"):
+        inside = ratio is not None and 1.0 / OLD_APPROX_FACTOR <= ratio <= OLD_APPROX_FACTOR if kind == "approx" \
+            else ratio is not None and 0.8 <= ratio <= 1.25
+        if inside:
+            return ratio, "agrees"
+        if kind == "approx":
+            return ratio, "differs"
+        return ratio, "same direction" if _num(value) is not None and _num(value) > 1.0 else "differs"
+    return ratio, verdict
+
+
+def regraded(kind: str, paper: Any, value: Any) -> str:
+    """'' when the grading leaves the row on the same side of agreeing; else the old verdict and the new
+    grade in words (the start of the row's note)."""
+    _, new = agreement(kind, paper, value)
+    _, old = old_agreement(kind, paper, value)
+    if (new in AGREEING) == (old in AGREEING):
+        return ""
+    ratio = _num(value) / _num(paper)  # both numeric: a graded kind that was reproduced
+    return (f"re-graded: was '{old}' under the old rule (factor {OLD_APPROX_FACTOR:g}), now '{new}' "
+            f"(reproduced/paper {ratio:.3g}; needs {NEEDS[kind]})")
 
 
 @dataclass(frozen=True)
@@ -125,8 +235,9 @@ def agreement(kind: str, paper: Any, value: Any) -> tuple[float | None, str]:
         return None, "not reproduced (not finite)"
     ratio = v / p if p != 0 else None
     if kind == "factor":
-        if ratio is not None and 0.8 <= ratio <= 1.25:
-            return ratio, "agrees"
+        g = grade(ratio)
+        if _tighter_or_same(g, NEEDS["factor"]):
+            return ratio, f"agrees ({g})"
         return ratio, "same direction" if v > 1.0 else "differs"
     if kind == "percent":
         d = abs(v - p)
@@ -136,7 +247,10 @@ def agreement(kind: str, paper: Any, value: Any) -> tuple[float | None, str]:
     if kind == "lower_bound":
         return ratio, "satisfied" if v > p else "not satisfied"
     if kind == "approx":
-        return ratio, "agrees" if ratio is not None and 0.5 <= ratio <= 2.0 else "differs"
+        g = grade(ratio)
+        if _tighter_or_same(g, NEEDS["approx"]):
+            return ratio, f"agrees ({g})"
+        return ratio, "differs" if g == "differs" else f"{g} only"
     raise ValueError(f"unknown kind {kind!r}")
 
 
@@ -174,8 +288,11 @@ def build_comparison(results: Mapping[str, Mapping[str, Any]], headlines: Sequen
     Returns
     -------
     list of dict
-        Keys: key, quantity, joint, paper, reproduced, unit, source, ratio, agreement, rule, note
-        (why it differs or is calibrated; "unknown" when the room gives no reason).
+        Keys: key, quantity, joint, paper, reproduced, unit, source, ratio, agreement, rule (the kind,
+        and for a graded kind the grade reached and the grade needed: :func:`rule_text`), note (why it
+        differs or is calibrated; "unknown" when the room gives no reason; a row whose verdict the
+        grading changed starts with "re-graded: ..."), grade (:data:`GRADES` reached, graded kinds
+        only), needs (:data:`NEEDS`), old_agreement (the verdict under the rules before issue 27).
     """
     rows = []
     for h in headlines:
@@ -186,17 +303,44 @@ def build_comparison(results: Mapping[str, Mapping[str, Any]], headlines: Sequen
         else:
             value_f = value
         ratio, verdict = agreement(h.kind, h.paper, value_f)
+        note = (h.note or "unknown") if (h.calibrated or verdict not in AGREEING) else ""
+        change = regraded(h.kind, h.paper, value_f)
+        if change:
+            note = f"{change}; {h.note or 'unknown'}"
         rows.append({
             "key": h.key, "quantity": h.quantity, "joint": h.joint, "paper": _paper_text(h),
             "reproduced": value_f, "unit": h.unit, "source": r.get("source", "") if r else "",
-            "ratio": ratio, "agreement": verdict, "rule": h.kind,
-            "note": (h.note or "unknown") if (h.calibrated or verdict not in AGREEING) else "",
+            "ratio": ratio, "agreement": verdict, "rule": rule_text(h.kind, h.paper, value_f), "note": note,
+            "grade": grade(ratio) if h.kind in NEEDS and ratio is not None else "",
+            "needs": NEEDS.get(h.kind, ""), "old_agreement": old_agreement(h.kind, h.paper, value_f)[1],
         })
     return rows
 
 
+def unexplained(rows: Sequence[Mapping[str, Any]], headlines: Sequence[Headline]) -> list[str]:
+    """Rows that need a note of their room's and have none: "key (verdict)".
+
+    A row needs one when it does not agree (:data:`AGREEING`), when it is calibrated, and when the
+    grading changed its verdict (its ``old_agreement`` agreed, its verdict does not: the key is listed
+    as "key (re-graded: old -> new)"). A note of just "unknown" counts as none.
+    """
+    by_key = {h.key: h for h in headlines}
+    out = []
+    for r in rows:
+        h = by_key[r["key"]]
+        if h.note.strip() not in ("", "unknown"):
+            continue
+        old = r.get("old_agreement", r["agreement"])
+        if old in AGREEING and r["agreement"] not in AGREEING:
+            out.append(f"{r['key']} (re-graded: {old} -> {r['agreement']})")
+        elif h.calibrated or r["agreement"] not in AGREEING:
+            out.append(f"{r['key']} ({r['agreement']})")
+    return out
+
+
 #: The note says why a row differs (or how it was calibrated); empty where the row agrees.
-CSV_COLUMNS = ("key", "quantity", "joint", "paper", "reproduced", "unit", "source", "ratio", "agreement", "rule", "note")
+CSV_COLUMNS = ("key", "quantity", "joint", "paper", "reproduced", "unit", "source", "ratio", "agreement", "rule", "note",
+               "grade", "needs", "old_agreement")
 
 #: Columns added by :func:`add_sweep` (distribution over a sweep's seeds, ``paperlib sweep``).
 SWEEP_COLUMNS = ("sweep_median", "sweep_p5", "sweep_p95", "sweep_n", "sweep_agree_fraction")
@@ -261,27 +405,39 @@ def _sweep_cell(r: Mapping[str, Any]) -> tuple[str, str]:
     return f"{_fmt(r['sweep_median'])} [{_fmt(r['sweep_p5'])}, {_fmt(r['sweep_p95'])}]", agree_s
 
 
+#: The Markdown table's statement of the grading (before the table).
+_GRADING_PREAMBLE = (
+    "Agreement is graded, not one wide 'agrees': a number the paper gives as 'about x', and an improvement "
+    "factor, is graded by reproduced/paper: " + "; ".join(_band_text(g) for g, _ in GRADES) + "; beyond a "
+    "factor 2 (or of the opposite sign) it 'differs'. A row agrees only when it reaches "
+    + " / ".join(sorted(set(NEEDS.values()))) + " ('agrees (within 10 %)', 'agrees (within 25 %)'); "
+    "'within a factor 1.5 only' and 'within a factor 2 only' do not agree, and say why in the note. The "
+    "'rule' column gives each row's kind, the grade reached and the grade it needs. Rows marked 're-graded' "
+    f"agreed under the rule before issue 27 ('about x' agreed anywhere within a factor {OLD_APPROX_FACTOR:g}).")
+
+
 def to_markdown(rows: Sequence[Mapping[str, Any]], notes: Sequence[str] = (),
                 title: str = "Reproduced vs published headline numbers") -> str:
     """Markdown table with the agreement rules and any notes (and a sweep's columns, :func:`add_sweep`)."""
     sweep = any("sweep_n" in r for r in rows)
     lines = [f"# {title}", "",
              "Source: `twin` = digital twin (simulated, with its own assumed friction and drive parameters), "
-             "`hardware` = measured on the robot, `model` = robot model and trajectory planner only.", ""]
+             "`hardware` = measured on the robot, `model` = robot model and trajectory planner only.", "",
+             _GRADING_PREAMBLE, ""]
     if sweep:
         lines += [f"'reproduced' is the single run's number; 'over seeds' the median [5 %, 95 %] of sweep "
                   f"`{rows[0].get('sweep', '')}` (`paperlib sweep`; twin runs with other seeds, their lengths "
                   "in the sweep's summary), 'seeds agreeing' the share of seeds whose own value passes the rule.", ""]
         lines += ["| quantity | joint | paper | reproduced | over seeds | seeds agreeing | unit | source | "
-                  "reproduced/paper | agreement | note |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+                  "reproduced/paper | agreement | rule | note |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     else:
-        lines += ["| quantity | joint | paper | reproduced | unit | source | reproduced/paper | agreement | note |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        lines += ["| quantity | joint | paper | reproduced | unit | source | reproduced/paper | agreement | rule | note |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         seeds = "{} | {} | ".format(*_sweep_cell(r)) if sweep else ""
         lines.append(f"| {r['quantity']} | {r['joint']} | {r['paper']} | {_fmt(r['reproduced'])} | {seeds}{r['unit']} | "
-                     f"{r['source']} | {_fmt(r['ratio'])} | {r['agreement']} | {r.get('note', '')} |")
+                     f"{r['source']} | {_fmt(r['ratio'])} | {r['agreement']} | {r.get('rule', '')} | {r.get('note', '')} |")
     lines += ["", "## Agreement rules", ""]
     lines += [f"- **{k}**: {v}" for k, v in AGREEMENT_RULES.items()]
     counts: dict[str, int] = {}

@@ -4,7 +4,7 @@ For each factor combination and each headline number of the paper's comparison t
 ``n`` (seeds with a finite value), ``median``, ``p5`` and ``p95`` (the 5-95 % interval, linear
 interpolation between order statistics, :func:`numpy.percentile`), ``min``/``max``, and
 ``agree_fraction``: the share of seeds whose own value passes the table's agreement rule
-(:func:`paperlib.comparison.agreement`; "agrees", "same" or "satisfied"). Yes/no
+(:func:`paperlib.comparison.agreement`; a verdict of :data:`paperlib.comparison.AGREEING`). Yes/no
 findings are counted as 1/0, so their median is the majority answer and ``mean`` the share
 of "yes".
 
@@ -29,13 +29,14 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from paperlib.comparison import AGREEING
 from paperlib.experiments.kit.jsonio import dumps as _kit_dumps
 
 __all__ = ["GOOD_VERDICTS", "dumps", "distribution", "summarise_runs", "load_runs", "to_csv", "to_markdown",
            "interval_figure", "violin_figure", "main"]
 
 #: Verdicts of the comparison rules that count as agreeing with the paper.
-GOOD_VERDICTS = ("agrees", "same", "satisfied")
+GOOD_VERDICTS = tuple(sorted(AGREEING - {"beyond the paper"}))
 
 
 #: JSON text, keys sorted, numpy values as Python numbers (floats round-trip exactly), NaN as null:

@@ -36,6 +36,9 @@ NOTES: dict[str, str] = {
                          "(LuGre with Stribeck and shear-thinning terms) is no polynomial, so the 4th order still pays "
                          "for its parameters there; blocked CV picks (3); the paper chose by eye on its robot",
     "beyond_payoff_noise": "empty when the IMU kept its advantage up to the largest noise multiple tried",
+    "longest_motion": "computed from Table 3's motion bounds (data/robots/five_bar.toml) by this project's "
+                      "time-optimal straight-line motion (paperlib/control/trajectories.py); how the paper's planner "
+                      "timed its motions is not known here",
     "model_order_knee": "chosen by a stated knee rule (paperlib/experiments/mems/model_order.py); on the twin the "
                         "4th-order model still lowers the residual by more than the rule's margin, likely because the "
                         "twin's friction (LuGre with Stribeck and shear-thinning viscous terms) is richer than a cubic "

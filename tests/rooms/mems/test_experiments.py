@@ -211,7 +211,7 @@ def test_comparison_table_marks_source_and_ratios(tmp_path: Path) -> None:
     rows = {r["key"]: r for r in cmp.build_comparison(results, HEADLINES)}
     assert len(rows) == len(HEADLINES)
     r = rows["CTC_vs_PD_rms_j1"]
-    assert r["source"] == "twin" and r["ratio"] == pytest.approx(1.0) and r["agreement"] == "agrees"
+    assert r["source"] == "twin" and r["ratio"] == pytest.approx(1.0) and r["agreement"] == "agrees (within 10 %)"
     assert rows["CTC_vs_PD_rms_j2"]["agreement"] == "same direction"
     assert rows["CTC_vs_PD_peak_j2"]["agreement"] == "differs"          # no improvement at all
     assert rows["share_dynamic_ff_j2"]["agreement"] == "roughly"        # 12 points off (<= 15)
@@ -222,7 +222,8 @@ def test_comparison_table_marks_source_and_ratios(tmp_path: Path) -> None:
     csv = cmp.to_csv(list(rows.values()))
     assert csv.splitlines()[0] == ",".join(cmp.CSV_COLUMNS)
     md = cmp.to_markdown(list(rows.values()), ["a note"])
-    assert "| RMS joint error, CTC vs PD (times lower) | 1 | 2.44 | 2.44 | 1 | twin | 1 | agrees |" in md
+    assert ("| RMS joint error, CTC vs PD (times lower) | 1 | 2.44 | 2.44 | 1 | twin | 1 | agrees (within 10 %) | "
+            "factor: within 10 % reached, needs within 25 % |") in md
     assert "a note" in md
     # command line
     for stem, r in results.items():
@@ -233,7 +234,8 @@ def test_comparison_table_marks_source_and_ratios(tmp_path: Path) -> None:
 
 
 def test_agreement_rules() -> None:
-    assert cmp.agreement("approx", 15.0, 29.0) == (pytest.approx(29 / 15), "agrees")
+    assert cmp.agreement("approx", 15.0, 29.0) == (pytest.approx(29 / 15), "within a factor 2 only")  # 'agrees' before issue 27
+    assert cmp.agreement("approx", 15.0, 18.0) == (pytest.approx(18 / 15), "agrees (within 25 %)")
     assert cmp.agreement("approx", 15.0, 31.0)[1] == "differs"
     assert cmp.agreement("upper_bound", 5.0, 4.9)[1] == "satisfied"
     assert cmp.agreement("lower_bound", 1.0, 0.9)[1] == "not satisfied"

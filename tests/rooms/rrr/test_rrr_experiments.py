@@ -256,10 +256,10 @@ def test_comparison_rows_carry_notes_where_they_disagree(tmp_path):
                          "--md", str(tmp_path / "c.md")]) == 0
     rows = generic.build_comparison({"01_identification": r1, "02_tracking": r2}, comparison.HEADLINES)
     by = {r["key"]: r for r in rows}
-    assert by["v_max"]["agreement"] == "agrees" and by["v_max"]["note"] == ""
+    assert by["v_max"]["agreement"] == "agrees (within 25 %)" and by["v_max"]["note"] == ""  # 0.36 / 0.42 = 0.86
     assert by["k_f"]["agreement"] == "differs" and by["k_f"]["note"]
     assert by["kostic_beats_cv"]["agreement"] == "differs" and by["kostic_beats_cv"]["note"] == "unknown"
-    assert by["t5_400_before_mean"]["agreement"] == "agrees"
+    assert by["t5_400_before_mean"]["agreement"] == "agrees (within 25 %)"  # 7 / 7.76 = 0.90
     assert all(r["note"] for r in rows if r["agreement"] not in comparison.OK)
     assert "| Table 5, 400 mm/s, before: mean speed error | - | about 7.76 | 7 |" in (tmp_path / "c.md").read_text()
 
