@@ -95,7 +95,8 @@ def inspect_population(model: BasisRegression, *, n_per_grade: int, seed: int, t
         ds = mk() if source is None else source.obtain(population_name(seed, i), mk)
         r = inspect(ds, model, name=f"population {seed} bearing {i}")
         truth = rec.truth(ds)
-        out["grade"].append(truth["bearing"]["grade"])
+        # the twin's truth names the part "wheel_bearing"; releases made before 2026-12-06 say "bearing"
+        out["grade"].append((truth.get("wheel_bearing") or truth["bearing"])["grade"])
         out["true_rms"].append(truth["run"]["bearing_torque_rms_Nm"])
         out["compensated"].append(r["bearing_torque_rms"])
         out["uncompensated"].append(r["bearing_torque_rms_uncompensated"])

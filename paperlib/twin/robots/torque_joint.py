@@ -451,7 +451,7 @@ def run_joint(twin: TorqueJointTwin, *, tau_ff: np.ndarray | None = None,
         lc = np.clip(np.round(lc / twin.load_cell_resolution_Nm) * twin.load_cell_resolution_Nm,
                      -twin.load_cell_range_Nm, twin.load_cell_range_Nm)
         tau_ref = lc
-        truth["bearing"] = bearing.as_dict()
+        truth["wheel_bearing"] = bearing.as_dict()
         truth["run"]["bearing_torque_rms_Nm"] = float(np.sqrt(np.mean(Tb ** 2)))
         truth["run"]["load_cell_saturated_samples"] = int(np.sum(np.abs(tau_lc) >= twin.load_cell_range_Nm))
     return JointRun(t=t, q_true=q_true, qd=qd, qdd=qdd, q=q_enc, tau_s=tau_s, tau_ref=tau_ref,
