@@ -487,7 +487,10 @@ def test_killed_emulator(pair):
         emu.kill()
         with pytest.raises(LostFrameError) as info:
             run_cycles(m, 200, 0.001, np.array([0.1, 0.1]))
-        assert m.stats.lost_frames == m.config.max_consecutive_errors
+        # the master gives up after max_consecutive_errors lost frames in a row; an isolated late reply
+        # before the kill (a busy host) may add to the total, so the run of losses is what is checked
+        assert m.stats.max_consecutive_errors == m.config.max_consecutive_errors
+        assert m.stats.lost_frames >= m.config.max_consecutive_errors
         print("\n" + str(info.value))
     finally:
         m.disable()
