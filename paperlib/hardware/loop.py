@@ -266,6 +266,13 @@ class LoopStats:
             out.append("per-cycle lateness holds non-finite values")
         elif self.cycles and self.lateness_us.min() < 0:  # a cycle starts at or after its deadline
             out.append(f"negative per-cycle lateness {self.lateness_us.min():g} us")
+        elif self.cycles:
+            # the summary agrees with the per-cycle record it was made from
+            late = int(np.count_nonzero(self.lateness_us > 1e6 / self.rate_hz))
+            if 0 <= self.deadline_misses <= self.cycles and late != self.deadline_misses:
+                out.append(f"{self.deadline_misses} misses counted, {late} cycles later than one period")
+            if np.isfinite(self.lateness_max_us) and self.lateness_max_us != self.lateness_us.max():
+                out.append(f"lateness max {self.lateness_max_us:g} us, per-cycle max {self.lateness_us.max():g} us")
         out += order_problems({"median": self.lateness_median_us, "p99": self.lateness_p99_us,
                                "p999": self.lateness_p999_us, "max": self.lateness_max_us}, self.cycles > 0)
         return out

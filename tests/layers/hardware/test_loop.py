@@ -23,7 +23,6 @@ from paperlib.hardware.loop import DEFAULT_LOG_CHANNELS, Limits, LoopStats, Watc
 from paperlib.rig import Measurement, Rig, RigFault
 
 RATE = 4000.0
-PERIOD_US = 1e6 / RATE
 WITH_LATENESS = DEFAULT_LOG_CHANNELS + ("lateness",)
 
 
@@ -97,11 +96,8 @@ def zero_step(m: Measurement, t: float) -> np.ndarray:
 
 
 def _check_consistent(stats: LoopStats, writer: FakeWriter | None = None) -> None:
+    # counts, misses against the per-cycle lateness, the maximum, stalls against misses: LoopStats.inconsistencies
     assert stats.inconsistencies() == []
-    if stats.cycles:
-        assert stats.lateness_max_us == pytest.approx(stats.lateness_us.max())
-        assert stats.deadline_misses == int(np.count_nonzero(stats.lateness_us > PERIOD_US))
-        assert (stats.stalls == 0) == (stats.deadline_misses == 0) and stats.stalls <= stats.deadline_misses
     if writer is not None:
         assert len(writer.rows) == stats.cycles
         assert writer.finished == 1 and writer.fault == stats.fault
@@ -131,6 +127,7 @@ def test_loop_runs_one_second_at_4khz_with_statistics():
     json.dumps(stats.as_dict())
 
 
+@pytest.mark.realtime  # busy-waits 600 us in real time: what it counts is the host's doing (-m realtime)
 def test_slow_steps_are_counted_as_misses_and_still_logged():
     def slow_step(m, t):
         if round(t * RATE) % 50 == 10:  # 600 us of work every 50th cycle
@@ -472,6 +469,8 @@ def test_inconsistent_loop_records_are_named():
         "negative": dict(lateness_us=np.array([5.0, 1300.0, -1.0])),
         "order": dict(lateness_p99_us=1295.0),
         "missing": dict(lateness_max_us=math.nan),
+        "max": dict(lateness_max_us=1310.0),
+        "count": dict(deadline_misses=2),
     }
     for name, change in bad.items():
         assert len(dataclasses.replace(good, **change).inconsistencies()) == 1, name
