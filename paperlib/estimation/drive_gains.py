@@ -21,7 +21,7 @@ stacked rows of both runs, with the Jacobian ``[g_m T_m Y_b, T_m (Y_b beta + p)]
 WLS weights (one noise level per drive), started from the linear solution of the homogeneous
 form ``Y_b beta - C(i) k = -p`` (rows ``[Y_b, -C(i)]``: linear, but with the noisy currents
 inside the regressor, an errors-in-variables problem whose gains are biased towards zero; on a
-twin log with the TX40's noise level this bias was 20-60 % on the gain of the vertical first
+twin log with an industrial arm's noise level this bias was 20-60 % on the gain of the vertical first
 axis, whose only scale information is the payload's inertia about it). The covariance of
 ``(beta, g)`` is that of the last linearised WLS step; the gains' standard deviations follow by
 ``std(k_m) = std(g_m) / g_m^2``.

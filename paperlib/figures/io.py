@@ -64,6 +64,9 @@ def configure() -> None:
     rc["figure.dpi"] = DEFAULT_DPI
     rc["savefig.dpi"] = DEFAULT_DPI
     rc["path.simplify"] = True
+    from paperlib.figures import style
+
+    style.apply()  # the compendium's figure style (colour roles, legends, sizes)
     _configured = True
 
 

@@ -1,0 +1,51 @@
+"""The compendium's figure style: colour roles, limits from the data, panel letters clear of the panels."""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+import pytest
+from matplotlib.colors import to_rgb
+
+from paperlib.figures import style
+
+
+def test_roles_have_distinct_colours_and_the_cycle_uses_none_of_them() -> None:
+    role_colours = [to_rgb(o["color"]) for o in style.ROLES.values()]
+    assert len(set(role_colours)) == len(role_colours)
+    assert not set(role_colours) & {to_rgb(c) for c in style.CYCLE}
+
+
+def test_role_returns_a_copy_with_overrides_and_names_the_roles_on_a_typo() -> None:
+    o = style.role("paper", linewidth=3.0)
+    assert o["linewidth"] == 3.0 and o["linestyle"] == "--"
+    assert style.ROLES["paper"]["linewidth"] != 3.0
+    with pytest.raises(KeyError, match="truth"):
+        style.role("twin_truth")
+
+
+def test_limits_hold_the_finite_data_and_the_included_levels() -> None:
+    lo, hi = style.limits(np.array([-1.2, 0.3, np.nan, 1.1]), margin=0.1)
+    span = 1.1 - (-1.2)
+    assert lo == pytest.approx(-1.2 - 0.1 * span) and hi == pytest.approx(1.1 + 0.1 * span)
+    lo2, hi2 = style.limits([0.2, 0.4], include=[-0.3])
+    assert lo2 < -0.3 < 0.2 < 0.4 < hi2
+    a, b = style.limits([2.0, 2.0])
+    assert a < 2.0 < b
+    with pytest.raises(ValueError, match="finite"):
+        style.limits([np.nan, np.inf])
+
+
+def test_panel_letters_sit_outside_the_panel() -> None:
+    x, y = style.layout_opts()["sublabel_position"]
+    assert x < 0.0 and y > 1.0
+
+
+def test_configure_applies_the_style() -> None:
+    from paperlib.figures.io import configure
+
+    configure()
+    for k, v in style.RC.items():
+        assert matplotlib.rcParams[k] == v, k
+    assert [to_rgb(c) for c in matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]] == \
+        [to_rgb(c) for c in style.CYCLE]
