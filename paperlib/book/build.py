@@ -30,7 +30,7 @@ from typing import Sequence
 
 from paperlib.book.collect import SOURCE_LABELS, Room, discover
 
-__all__ = ["build_site", "write_source", "static_notebook", "mathjax_dir", "BookError", "DROP_MIME"]
+__all__ = ["build_site", "write_source", "static_notebook", "mathjax_dir", "BookError", "DROP_MIME", "PARAMETER_TAGS"]
 
 class BookError(RuntimeError):
     """The site could not be built (the message names the step and the file)."""
@@ -219,9 +219,17 @@ DROP_MIME = frozenset({
 })
 
 
+#: Cell tags of papermill's parameters cells (the notebook's defaults and the values the build injected):
+#: plumbing, not part of what the page tells, so the book shows neither (tagged ``remove-cell`` for MyST-NB).
+PARAMETER_TAGS = frozenset({"parameters", "injected-parameters"})
+
+
 def static_notebook(src: Path, dest: Path) -> int:
     """Copy an executed notebook without the outputs of :data:`DROP_MIME` and without stderr
     streams; returns how many were dropped.
+
+    Cells tagged with one of :data:`PARAMETER_TAGS` get the tag ``remove-cell`` (MyST-NB leaves
+    them out of the page); cells the notebook tags ``remove-input`` show their outputs only.
 
     Raises
     ------
@@ -234,6 +242,9 @@ def static_notebook(src: Path, dest: Path) -> int:
         raise BookError(f"{src}: not a readable notebook ({exc})") from exc
     dropped = 0
     for cell in nb.get("cells", []):
+        tags = cell.setdefault("metadata", {}).setdefault("tags", [])
+        if PARAMETER_TAGS & set(tags) and "remove-cell" not in tags:
+            tags.append("remove-cell")
         outs = []
         for o in cell.get("outputs", []) or []:
             if o.get("output_type") == "stream" and o.get("name") == "stderr":

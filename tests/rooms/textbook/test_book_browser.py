@@ -77,6 +77,16 @@ LEAKED_TEX_JS = r"""() => {
 }"""
 
 
+#: Papermill's parameters cells on a page: MyST-NB marks a cell with its tags as ``tag_<tag>`` classes; the
+#: injected cell also starts with papermill's "# Parameters" comment.
+PARAMETER_CELLS_JS = r"""() => {
+  const tagged = document.querySelectorAll(".cell.tag_parameters, .cell.tag_injected-parameters").length;
+  const injected = Array.from(document.querySelectorAll(".cell_input"))
+      .filter(e => /^\s*# Parameters\b/.test(e.textContent || "")).length;
+  return Math.max(tagged, injected);
+}"""
+
+
 def _shot_name(page: str) -> str:
     return page.replace("/", "__").removesuffix(".html") + ".png"
 
@@ -137,6 +147,9 @@ def test_every_page_loads_cleanly_and_sliders_redraw(site_url, browser):
                 problems.append(f"{page}: view {k} ({views.nth(k).get_attribute('data-view')}): plot did not change "
                                 f"when its slider moved {why}")
         pg.wait_for_timeout(500)  # MathJax typesetting
+        shown = pg.evaluate(PARAMETER_CELLS_JS)
+        if shown:
+            problems.append(f"{page}: {shown} papermill parameters cell(s) shown (the book hides them)")
         leaked = pg.evaluate(LEAKED_TEX_JS)
         if leaked:
             problems.append(f"{page}: source shown instead of typeset math or a table: {leaked[:3]}")

@@ -110,6 +110,23 @@ def test_static_copy_drops_cdn_loaders_and_stderr(tmp_path):
     assert "cdn.bokeh.org" not in dest.read_text()
 
 
+def test_static_copy_removes_the_parameters_cells_and_keeps_the_rest(tmp_path):
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    from paperlib.book.build import static_notebook
+
+    cells = [new_markdown_cell("# Lesson"), new_code_cell("seed = 1"), new_code_cell("# Parameters\nseed = 2"),
+             new_code_cell("plot(seed)")]
+    cells[1].metadata["tags"] = ["parameters"]
+    cells[2].metadata["tags"] = ["injected-parameters"]
+    src, dest = tmp_path / "a.ipynb", tmp_path / "b.ipynb"
+    nbformat.write(new_notebook(cells=cells), src)
+    static_notebook(src, dest)
+    tags = [c["metadata"].get("tags", []) for c in json.loads(dest.read_text())["cells"]]
+    assert ["remove-cell" in t for t in tags] == [False, True, True, False]
+
+
 def test_pipeline_refuses_a_lesson_it_does_not_know(tmp_path, monkeypatch):
     from paperlib.experiments.textbook import pipeline as tp
 
