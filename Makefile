@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test check-results check-archive reproduce smoke codegen check-codegen bench clean-venv kernel
+.PHONY: test check-citation check-results check-archive reproduce smoke codegen check-codegen bench clean-venv kernel
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "paperlib needs Python 3.11, found " + sys.version'
@@ -23,6 +23,11 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 # the checks of a build's results (after make reproduce or make smoke); fails when nothing is built
+# CITATION.cff against the Citation File Format schema, by cffconvert itself (its own venv: it pins jsonschema < 4)
+check-citation:
+	test -x .venv-cff/bin/cffconvert || ($(PYTHON) -m venv .venv-cff && .venv-cff/bin/pip install -q cffconvert==2.0.0)
+	.venv-cff/bin/cffconvert --validate -i CITATION.cff
+
 check-results: $(STAMP)
 	$(PY) -m pytest -q -m results tests/results
 
