@@ -5,7 +5,9 @@ robot's drives and of the emulated chain a rig file describes; then, as root, th
 pysoem/SOEM master against emulated chains of four single-axis drives and of two dual-axis
 drives in lock step (each process-data frame advances the emulated motors by exactly one
 250-us cycle, so nothing here depends on the host's timing): bring-up to OP, every axis enabled,
-and a position loop closed through every axis at the 4-kHz cycle, each axis to its own target.
+and a position loop closed through every axis at the 4-kHz cycle, each axis to its own target;
+and the flagship's run against the chain its rig file spells out, bit for bit the run against the
+emulator's former built-in chain.
 """
 
 from __future__ import annotations
@@ -239,3 +241,53 @@ def test_four_single_axis_drives_close_the_loop(netns_available):
 @pytest.mark.root
 def test_two_dual_axis_drives_close_the_loop(netns_available):
     _close_the_loop(TWO_DUAL, gear=(2.0, 1.0, 4.0, 3.0))
+
+
+def _flagship_run(emulator_chain: list[dict[str, Any]], cycles: int = 2000) -> dict[str, np.ndarray]:
+    """The flagship's chain (its rig file's) through the master in lock step: a PD-tracked sine per joint.
+
+    Returns the per-cycle measured positions, velocities and torques and the commanded torques
+    (the digital inputs are left out: the coupler samples the drive's position between frames).
+    """
+    with RIG_FILE.open("rb") as fh:
+        fields = chain_from_tables(tomllib.load(fh)["ethercat"]["slave"])
+    gear = (10.0, 10.0)
+    cfg = EthercatConfig(**fields, gear_ratio=gear, cycle_time_s=CYCLE_S, receive_timeout_s=0.05,
+                         max_consecutive_errors=400, pd_watchdog_s=2.0, state_timeout_s=10.0, cia402_timeout_s=5.0)
+    t = np.arange(cycles) * CYCLE_S
+    q_sp = np.stack([0.3 * np.sin(2 * np.pi * t), 0.2 * np.sin(2 * np.pi * 1.7 * t + 0.5)], axis=1)  # [rad]
+    kp, kd = 0.8, 0.038  # motor side [N m/rad], [N m s/rad]
+    out = {k: np.zeros((cycles, 2)) for k in ("q", "qd", "tau", "tau_cmd")}
+    spec = [({**s, "fixed_dt": CYCLE_S, "idle_step_s": math.inf, "encoder_offset_counts": [123456, -98765]}
+             if s["type"] in ("cst_drive", "dual_cst_drive") else s) for s in emulator_chain]
+    with netns.NetnsPair() as pair:
+        emu = _Emulator(pair, {"chain": spec})
+        m = EthercatMaster(cfg)
+        try:
+            m.open(pair.ifname["master"], netns=pair.ns["master"])
+            tau = np.zeros(2)
+            q0 = None
+            for k in range(cycles):
+                q, qd, tq, _, ok = m.exchange(tau)
+                assert ok, f"bad cycle {k}"
+                q0 = q.copy() if q0 is None else q0
+                tau = np.asarray(gear) * (kp * (q_sp[k] - (q - q0)) - kd * qd)
+                out["q"][k], out["qd"][k], out["tau"][k], out["tau_cmd"][k] = q, qd, tq, tau
+        finally:
+            m.close()
+            emu.stop()
+    return out
+
+
+@pytest.mark.root
+def test_the_flagships_spelled_out_chain_runs_bit_for_bit_as_before(netns_available):
+    """Against the chain its rig file spells out, the flagship's run is the run against the former built-in chain."""
+    from paperlib.hardware.emulators.devices import DEFAULT_CONFIG
+
+    with RIG_FILE.open("rb") as fh:
+        fields = chain_from_tables(tomllib.load(fh)["ethercat"]["slave"])
+    from_rig = _flagship_run(emulated_chain(fields["chain"], fields["axes"]))
+    former = _flagship_run(DEFAULT_CONFIG["chain"])
+    assert np.ptp(from_rig["q"], axis=0).min() > 0.1  # the joints moved
+    for key in from_rig:
+        assert np.array_equal(from_rig[key], former[key]), key
