@@ -196,7 +196,7 @@ def _close_the_loop(tables: list[dict[str, Any]], gear: tuple[float, ...], cycle
     """Bring the chain up, hold each axis at its own joint target with PD control; check against the plants."""
     fields = chain_from_tables(tables)
     n = len(fields["axes"])
-    cfg = EthercatConfig(**fields, gear_ratio=gear, cycle_time_s=CYCLE_S, receive_timeout_s=0.05,
+    cfg = EthercatConfig(**fields, gear_ratio=gear, cycle_time_s=CYCLE_S, receive_timeout_s=0.5,
                          max_consecutive_errors=400, pd_watchdog_s=2.0, state_timeout_s=10.0, cia402_timeout_s=5.0)
     inertia, viscous = 5e-4, 2e-3  # the emulated motors (InertiaPlant's defaults) [kg m^2], [N m s/rad]
     omega, zeta = 40.0, 1.0  # closed-loop natural frequency [rad/s] and damping on the motor side
@@ -252,7 +252,7 @@ def _flagship_run(emulator_chain: list[dict[str, Any]], cycles: int = 2000) -> d
     with RIG_FILE.open("rb") as fh:
         fields = chain_from_tables(tomllib.load(fh)["ethercat"]["slave"])
     gear = (10.0, 10.0)
-    cfg = EthercatConfig(**fields, gear_ratio=gear, cycle_time_s=CYCLE_S, receive_timeout_s=0.05,
+    cfg = EthercatConfig(**fields, gear_ratio=gear, cycle_time_s=CYCLE_S, receive_timeout_s=0.5,
                          max_consecutive_errors=400, pd_watchdog_s=2.0, state_timeout_s=10.0, cia402_timeout_s=5.0)
     t = np.arange(cycles) * CYCLE_S
     q_sp = np.stack([0.3 * np.sin(2 * np.pi * t), 0.2 * np.sin(2 * np.pi * 1.7 * t + 0.5)], axis=1)  # [rad]
