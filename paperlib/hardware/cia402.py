@@ -4,13 +4,14 @@ What any CiA 402 drive exposes, independent of the vendor: the object indices of
 (axis 0 at 0x6000-0x67FF; a multi-axis module places axis ``k`` at ``+ k * offset``, 0x800 by
 ETG.6010), the modes of operation, the controlword commands, the states encoded in the
 statusword and the controlword that moves an axis one step toward "operation enabled".
-The EtherCAT master (:mod:`paperlib.hardware.ethercat`) uses it to bring a drive up.
+The EtherCAT master (:mod:`paperlib.hardware.ethercat`) uses it to bring the drives up.
 """
 
 from __future__ import annotations
 
 __all__ = [
     "AXIS_OFFSET",
+    "MAX_AXES_PER_DRIVE",
     "DEVICE_TYPE_PROFILE",
     "ERROR_CODE",
     "CONTROLWORD",
@@ -39,6 +40,9 @@ __all__ = [
 
 #: Object index offset between the axes of a multi-axis module (ETG.6010: axis 1 at 0x6800..).
 AXIS_OFFSET = 0x800
+#: Axes one drive can map: the master maps axis ``k`` of a drive to RxPDO 0x1600 + k and TxPDO
+#: 0x1A00 + k, and a drive offers four of each (ETG.6010's 0x1600-0x1603 / 0x1A00-0x1A03 per module).
+MAX_AXES_PER_DRIVE = 4
 #: Low word of the device type (0x1000, or 0x67FF per axis) of a CiA 402 drive.
 DEVICE_TYPE_PROFILE = 0x0192
 

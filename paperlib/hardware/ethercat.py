@@ -1,12 +1,15 @@
-"""EtherCAT master for a chain with one dual-axis CiA 402 drive in CST mode (and optionally digital inputs).
+"""EtherCAT master for a chain of CiA 402 drives (any number of axes each) in CST mode, optionally with digital inputs.
 
 Built on pysoem (SOEM).  :class:`EthercatMaster` brings the chain up and runs the cyclic
 exchange; :func:`probe` lists what is on an interface (``paperlib hardware probe``). Which
-devices the chain holds (identities, the drive's axis offset and velocity unit) is the rig's:
-its rig file's ``[[ethercat.slave]]`` tables (:func:`chain_from_tables`; ``config/rigs/`` holds
-the flagship's). The drive profile is :mod:`paperlib.hardware.cia402`, the
-errors :mod:`paperlib.hardware.ethercat_errors`, the configuration and counters
-:mod:`paperlib.hardware.ethercat_config`, SOEM's interface and :func:`probe`
+devices the chain holds (identities in wiring order, each drive's axes with their object offsets
+and velocity unit) is the rig's: its rig file's ``[[ethercat.slave]]`` tables
+(:func:`chain_from_tables`; ``config/rigs/`` holds the flagship's). The axes form one flat list,
+drive after drive in wiring order (:attr:`EthercatConfig.axes`): entry ``k`` of every per-axis
+array (torques, positions, gear ratios) is axis ``k``. The drive profile is
+:mod:`paperlib.hardware.cia402`, the errors :mod:`paperlib.hardware.ethercat_errors`, the
+configuration and counters :mod:`paperlib.hardware.ethercat_config`, the drives' process data and
+PRE-OP configuration :mod:`paperlib.hardware.ethercat_drives`, SOEM's interface and :func:`probe`
 :mod:`paperlib.hardware.ethercat_bus` (all re-exported here).
 
 Bring-up (:meth:`EthercatMaster.open`):
@@ -15,20 +18,20 @@ Bring-up (:meth:`EthercatMaster.open`):
    (``config_init``); no slave -> :class:`NoSlaveError`;
 2. compare the chain with the expected one (name, vendor id, product code per position)
    and refuse a different chain, naming what was found (:class:`ChainMismatchError`);
-3. in PRE-OP, from the drive's ``config_func``: check that axis B answers at its object
-   offset (with ETG.6010's 0x800: statusword 0x6841, rated torque 0x6876, device type 0x6FFF
-   if present), set
-   modes of operation 0x6060/0x6860 = 10 (CST) and read them back through 0x6061/0x6861,
-   read rated torque 0x6076/0x6876 and max torque 0x6072/0x6872, and map the PDOs:
-   RxPDO 0x1600/0x1601 = controlword (U16) + target torque (I16) per axis, TxPDO
-   0x1A00/0x1A01 = statusword (U16), position (I32), velocity (I32), torque actual (I16)
-   per axis, assigned through 0x1C12/0x1C13 (sub-index 0 written as one byte);
+3. in PRE-OP, from each drive's ``config_func`` (:func:`~paperlib.hardware.ethercat_drives.configure_drive`):
+   check that each axis answers at its object offset (e.g. ETG.6010's 0x800 for a second axis:
+   statusword 0x6841, rated torque 0x6876, device type 0x6FFF if present), set modes of
+   operation 0x6060 + offset = 10 (CST) and read it back through 0x6061 + offset, read rated
+   torque 0x6076 + offset and max torque 0x6072 + offset, and map the PDOs: axis ``k`` of the
+   drive to RxPDO 0x1600 + k = controlword (U16) + target torque (I16) and TxPDO 0x1A00 + k =
+   statusword (U16), position (I32), velocity (I32), torque actual (I16), assigned through
+   0x1C12/0x1C13 (sub-index 0 written as one byte);
 4. ``config_map``; check the mapped sizes; compute the expected working counter from the
    ESC rules (LRW: +2 per slave with outputs, +1 per slave with inputs) -- SOEM's
    ``expected_wkc`` undercounts by one when a slave's inputs are bit-sized (e.g. a coupler's
    four DIs), so it is reported but not used;
 5. ``config_dc`` when the slaves offer distributed clocks (SYNC0 at the cycle time on the
-   drive); SAFE-OP, then OP with process data running;
+   drives); SAFE-OP, then OP with process data running;
 6. walk each axis' CiA 402 state machine to "operation enabled" (fault reset if needed).
 
 :meth:`EthercatMaster.exchange` then runs one cycle: target torques [N m] -> per mille of
@@ -47,10 +50,10 @@ so :meth:`EthercatMaster.receive` compares them with the outputs of the frame it
 with distributed clocks also requires the reference clock's time to advance; a reply that fails
 either test counts as a bad cycle (inputs not used) and the receive queue is emptied
 (:meth:`EthercatMaster._flush`).  :meth:`EthercatMaster.disable` commands zero torque and walks the
-drive down to "switch on disabled"; :meth:`EthercatMaster.close` is safe to call twice and
+drives down to "switch on disabled"; :meth:`EthercatMaster.close` is safe to call twice and
 after any fault.
 
-Units inside are SI: rad, rad/s, N m, s.  Positions are unwrapped across the drive's
+Units inside are SI: rad, rad/s, N m, s.  Positions are unwrapped across each axis'
 32-bit counter.  ``gear_ratio`` converts motor to joint side for position and velocity
 (default 1: motor side); torques are always motor torques.
 """
@@ -61,15 +64,15 @@ import logging
 import math
 import struct
 import time
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from paperlib.hardware import cia402
 from paperlib.hardware.cia402 import (
     CW_DISABLE_VOLTAGE,
     CW_SHUTDOWN,
     CW_SWITCH_ON,
+    ERROR_CODE,
     OPERATION_ENABLED,
     OPERATION_ENABLED_MASK,
     cia402_state,
@@ -91,11 +94,13 @@ from paperlib.hardware.ethercat_bus import (
 from paperlib.hardware.ethercat_bus import require_pysoem as _require_pysoem
 from paperlib.hardware.ethercat_config import (
     SLAVE_KEYS,
+    DriveAxis,
     EthercatConfig,
     ExchangeStats,
     SlaveIdentity,
     chain_from_tables,
 )
+from paperlib.hardware.ethercat_drives import configure_drive, drives_of
 from paperlib.hardware.ethercat_errors import (
     BringUpError,
     ChainMismatchError,
@@ -109,6 +114,7 @@ from paperlib.hardware.ethercat_errors import (
 
 __all__ = [
     "SlaveIdentity",
+    "DriveAxis",
     "EthercatConfig",
     "SLAVE_KEYS",
     "chain_from_tables",
@@ -130,19 +136,20 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 TWO_PI = 2.0 * math.pi
-AXIS_NAMES = ("A", "B")
-
-_RX = struct.Struct("<HhHh")  # controlword A, target torque A, controlword B, target torque B
-_TX = struct.Struct("<HiihHiih")  # statusword, position, velocity, torque actual (A, then B)
 
 
 class EthercatMaster:
-    """pysoem-based master for a chain with one dual-axis CST drive (and optionally digital inputs).
+    """pysoem-based master for a chain of CST drives with any number of axes (and optionally digital inputs).
 
     Parameters
     ----------
     config : EthercatConfig
-        Chain, scaling and timing.
+        Chain, its axes, scaling and timing.
+
+    Attributes
+    ----------
+    n_axes : int
+        Number of CiA 402 axes (``len(config.axes)``): the length of every per-axis array.
 
     Examples
     --------
@@ -151,8 +158,6 @@ class EthercatMaster:
     >>> q, qd, tau, di, ok = m.exchange(np.array([0.1, 0.0])) # doctest: +SKIP
     >>> m.close()                                             # doctest: +SKIP
     """
-
-    n_axes = 2
 
     def __init__(self, config: EthercatConfig) -> None:
         self.config = config
@@ -165,34 +170,38 @@ class EthercatMaster:
         self.soem_expected_wkc = 0
         self.has_dc = False
         self.iomap_size = 0
-        self.rated_torque_Nm = np.zeros(2)
-        self.rated_current_A = np.zeros(2)
-        self.max_torque_permille = np.zeros(2, dtype=int)
-        self.axis_b_device_type: int | None = None
+        n = self.n_axes = len(config.axes)
+        self.rated_torque_Nm = np.zeros(n)
+        self.rated_current_A = np.zeros(n)
+        self.max_torque_permille = np.zeros(n, dtype=int)
+        self.axis_device_type: list[int | None] = [None] * n  # 0x67FF + offset, when the axis has it
         self.timings: dict[str, float] = {}
         self.sdo_retried = 0
         self.nonblocking = False
         self._socket_fds: list[int] = []
         self.digital_outputs = 0
-        self._drive: Any = None
+        self._layout = drives_of(config.axes)  # one entry per drive, in wiring order
+        self._drive_slaves: list[Any] = []  # their pysoem slaves
+        self._drive: Any = None  # the first drive (identity, flushes, default slave of sdo_read/sdo_write)
         self._coupler: Any = None
         self._di_shift = 0
         self._di_mask = 0x0F
         self._operational = False
         self._enabled = False
         self._closed = False
-        self._cw = [CW_DISABLE_VOLTAGE, CW_DISABLE_VOLTAGE]
-        self._last_counts: list[int | None] = [None, None]
-        self._turn_offset = [0, 0]
+        self._cw = [CW_DISABLE_VOLTAGE] * n
+        self._last_counts: list[int | None] = [None] * n
+        self._turn_offset = [0] * n
         cfg = self.config
         self._pos_scale = np.array([TWO_PI / cfg.counts_per_rev / g for g in cfg.gear_ratio])
-        self._vel_scale = self._pos_scale * cfg.velocity_unit_counts_s
-        self.position = np.zeros(2)
-        self.velocity = np.zeros(2)
-        self.torque = np.zeros(2)
-        self.statusword = [0, 0]
+        self._vel_scale = self._pos_scale * np.array([ax.velocity_unit_counts_s for ax in cfg.axes])
+        self._zero_permille = [0] * n
+        self.position = np.zeros(n)
+        self.velocity = np.zeros(n)
+        self.torque = np.zeros(n)
+        self.statusword = [0] * n
         self.digital_inputs = 0
-        self._sent = b""  # drive outputs of the frame in flight (to recognise its reply)
+        self._sent: list[bytes] = []  # each drive's outputs of the frame in flight (to recognise its reply)
         self._last_dc = -1  # DC system time of the last accepted reply [ns]
         self._drain: list[Any] | None = None  # duplicates of SOEM's socket, to flush stale replies
 
@@ -200,7 +209,7 @@ class EthercatMaster:
     # bring-up
     # ------------------------------------------------------------------------------------------
     def open(self, ifname: str, netns: str | None = None) -> None:
-        """Bring the chain up to OP and (by default) enable both axes.
+        """Bring the chain up to OP and (by default) enable every axis.
 
         Parameters
         ----------
@@ -235,16 +244,19 @@ class EthercatMaster:
             self.slaves = list(self.master.slaves)
             self.found = [self._describe(i, s) for i, s in enumerate(self.slaves)]
             self._check_chain()
-            self._drive = self.slaves[cfg.drive_index]
+            self._drive_slaves = [self.slaves[d.slave] for d in self._layout]
+            self._drive = self._drive_slaves[0]
             self._coupler = self.slaves[cfg.coupler_index] if cfg.coupler_index is not None else None
-            self._drive.config_func = self._configure_drive
+            for d, s in zip(self._layout, self._drive_slaves):
+                s.config_func = (lambda pos, d=d, s=s: configure_drive(self, d, s))
             self.iomap_size = self.master.config_map()
             self.timings["config_map_s"] = time.perf_counter() - t0
             self._check_mapping()
             if cfg.use_dc:
                 self.has_dc = bool(self.master.config_dc())
                 if self.has_dc:
-                    self._drive.dc_sync(True, int(round(cfg.cycle_time_s * 1e9)))
+                    for s in self._drive_slaves:
+                        s.dc_sync(True, int(round(cfg.cycle_time_s * 1e9)))
             self._wait_state(_SAFEOP, cfg.state_timeout_s, exchange=False)
             self.timings["safeop_s"] = time.perf_counter() - t0
             self._request_op()
@@ -355,73 +367,13 @@ class EthercatMaster:
                 f"{type(exc).__name__} {getattr(exc, 'desc', '') or getattr(exc, 'error_code', '')}"
             ) from exc
 
-    # -- PRE-OP configuration (runs inside config_map) -----------------------------------------
-    def _configure_drive(self, slave_pos: int) -> None:
-        cfg = self.config
-        s = self.slaves[slave_pos]
-        off = cfg.axis_offset
-        # axis B must answer at the +offset: statusword and rated torque, device type if present
-        for obj, fmt, what in ((cia402.STATUSWORD, "<H", "statusword"), (cia402.RATED_TORQUE, "<I", "rated torque")):
-            try:
-                self.sdo_read(obj + off, 0, fmt, s)
-            except SdoAbortError as exc:
-                raise BringUpError(
-                    f"axis B of {self._slave_name(s)} does not answer at offset 0x{off:X}: {what} "
-                    f"0x{obj + off:04X} -> abort 0x{exc.abort_code:08X} ({sdo_abort_text(exc.abort_code)})"
-                ) from exc
-        try:
-            self.axis_b_device_type = self.sdo_read(cia402.AXIS_DEVICE_TYPE + off, 0, "<I", s)
-        except SdoAbortError:
-            self.axis_b_device_type = None  # optional object (ETG.6010 device type per axis)
-        if self.axis_b_device_type is not None and self.axis_b_device_type & 0xFFFF != cia402.DEVICE_TYPE_PROFILE:
-            raise BringUpError(
-                f"axis B device type 0x{cia402.AXIS_DEVICE_TYPE + off:04X} = 0x{self.axis_b_device_type:08X} is not a CiA 402 drive"
-            )
-        for axis in range(2):
-            b = axis * off
-            self.sdo_write(cia402.MODES_OF_OPERATION + b, 0, "<b", cia402.MODE_CST, s)
-            shown = self.sdo_read(cia402.MODES_OF_OPERATION_DISPLAY + b, 0, "<b", s)
-            if shown != cia402.MODE_CST:
-                raise BringUpError(
-                    f"axis {AXIS_NAMES[axis]}: modes of operation display "
-                    f"0x{cia402.MODES_OF_OPERATION_DISPLAY + b:04X} = {shown}, expected "
-                    f"{cia402.MODE_CST} (cyclic synchronous torque)"
-                )
-            if cfg.max_torque_permille is not None:
-                self.sdo_write(cia402.MAX_TORQUE + b, 0, "<H", int(cfg.max_torque_permille), s)
-            self.max_torque_permille[axis] = self.sdo_read(cia402.MAX_TORQUE + b, 0, "<H", s)
-            rated_mNm = self.sdo_read(cia402.RATED_TORQUE + b, 0, "<I", s)
-            if rated_mNm <= 0:
-                raise BringUpError(f"axis {AXIS_NAMES[axis]}: rated torque 0x{cia402.RATED_TORQUE + b:04X} is {rated_mNm}")
-            self.rated_torque_Nm[axis] = rated_mNm * 1e-3
-            self.rated_current_A[axis] = self.sdo_read(cia402.RATED_CURRENT + b, 0, "<I", s) * 1e-3
-        # PDO mapping
-        self.sdo_write(0x1C12, 0, "<B", 0, s)
-        self.sdo_write(0x1C13, 0, "<B", 0, s)
-        for axis in range(2):
-            b = axis * off
-            rx = (((cia402.CONTROLWORD + b) << 16) | 16, ((cia402.TARGET_TORQUE + b) << 16) | 16)
-            tx = (((cia402.STATUSWORD + b) << 16) | 16, ((cia402.POSITION_ACTUAL + b) << 16) | 32,
-                  ((cia402.VELOCITY_ACTUAL + b) << 16) | 32, ((cia402.TORQUE_ACTUAL + b) << 16) | 16)
-            for pdo, entries in ((0x1600 + axis, rx), (0x1A00 + axis, tx)):
-                self.sdo_write(pdo, 0, "<B", 0, s)
-                for sub, entry in enumerate(entries, start=1):
-                    self.sdo_write(pdo, sub, "<I", entry, s)
-                self.sdo_write(pdo, 0, "<B", len(entries), s)
-        for assign, pdos in ((0x1C12, (0x1600, 0x1601)), (0x1C13, (0x1A00, 0x1A01))):
-            for sub, pdo in enumerate(pdos, start=1):
-                self.sdo_write(assign, sub, "<H", pdo, s)
-            self.sdo_write(assign, 0, "<B", len(pdos), s)
-        if cfg.pd_watchdog_s is not None:
-            s.set_watchdog("processdata", cfg.pd_watchdog_s * 1e3)
-
     def _check_mapping(self) -> None:
-        d = self._drive
-        if len(d.output) != _RX.size or len(d.input) != _TX.size:
-            raise BringUpError(
-                f"drive process data mapped as {len(d.output)} output / {len(d.input)} input bytes, "
-                f"expected {_RX.size} / {_TX.size}"
-            )
+        for lay, d in zip(self._layout, self._drive_slaves):
+            if len(d.output) != lay.rx.size or len(d.input) != lay.tx.size:
+                raise BringUpError(
+                    f"drive {self._slave_name(d)}: process data mapped as {len(d.output)} output / {len(d.input)} "
+                    f"input bytes, expected {lay.rx.size} / {lay.tx.size} for its {len(lay.axes)} axis/axes"
+                )
         # expected WKC by the ESC rules: LRW +2 for a slave with outputs, +1 with inputs
         wkc = 0
         for s in self.slaves:
@@ -447,12 +399,13 @@ class EthercatMaster:
         """AL states and the axes' error codes (0x603F), best effort, for error messages."""
         parts = [f"EtherCAT: {state_report(self.master, self.slaves)}"]
         codes = []
-        for axis in range(2):
-            idx = cia402.ERROR_CODE + axis * self.config.axis_offset
-            try:
-                codes.append(f"axis {AXIS_NAMES[axis]} error code 0x{self.sdo_read(idx, 0, '<H'):04X}")
-            except Exception:  # noqa: BLE001 -- diagnostics only
-                codes.append(f"axis {AXIS_NAMES[axis]} error code unreadable")
+        for lay, s in zip(self._layout, self._drive_slaves):
+            for a, off in zip(lay.axes, lay.offsets):
+                name = self.config.axes[a].name
+                try:
+                    codes.append(f"axis {name} error code 0x{self.sdo_read(ERROR_CODE + off, 0, '<H', s):04X}")
+                except Exception:  # noqa: BLE001 -- diagnostics only
+                    codes.append(f"axis {name} error code unreadable")
         return "; ".join(parts + codes)
 
     def _wait_state(self, state: int, timeout: float, exchange: bool) -> None:
@@ -482,16 +435,20 @@ class EthercatMaster:
         self.master.send_processdata()
         return self.master.receive_processdata(int(self.config.receive_timeout_s * 1e6))
 
-    def _pack_outputs(self, permille: Sequence[int] = (0, 0)) -> None:
-        out = _RX.pack(self._cw[0], permille[0], self._cw[1], permille[1])
-        self._sent = out
-        self._drive.output = out
+    def _pack_outputs(self, permille: list[int] | None = None) -> None:
+        """Every drive's outputs: the axes' controlwords and target torques [per mille] (None: zero torque)."""
+        p = self._zero_permille if permille is None else permille
+        sent = self._sent = []
+        for lay, d in zip(self._layout, self._drive_slaves):
+            out = lay.pack(self._cw, p)
+            sent.append(out)
+            d.output = out
         if self._coupler is not None and len(self._coupler.output) > 0:
             self._coupler.output = bytes([self.digital_outputs & 0xFF])
 
     # -- CiA 402 -----------------------------------------------------------------------------------
     def enable(self) -> None:
-        """Walk both axes to CiA 402 'operation enabled' (fault reset first if needed).
+        """Walk every axis to CiA 402 'operation enabled' (fault reset first if needed).
 
         Raises
         ------
@@ -500,7 +457,7 @@ class EthercatMaster:
         """
         self._enabled = False
         deadline = time.monotonic() + self.config.cia402_timeout_s
-        reset_sent = [False, False]
+        reset_sent = [False] * self.n_axes
         while True:
             self._cycle_for_enable()
             states = [cia402_state(sw) for sw in self.statusword]
@@ -510,9 +467,8 @@ class EthercatMaster:
             for axis, st in enumerate(states):
                 self._cw[axis], reset_sent[axis] = enable_step(st, self._cw[axis], reset_sent[axis])
             if time.monotonic() > deadline:
-                detail = ", ".join(
-                    f"axis {AXIS_NAMES[a]}: {states[a]} (statusword 0x{self.statusword[a]:04X})" for a in range(2)
-                )
+                detail = ", ".join(f"axis {ax.name}: {states[a]} (statusword 0x{self.statusword[a]:04X})"
+                                   for a, ax in enumerate(self.config.axes))
                 raise DriveStateError(
                     f"drive axes did not reach 'operation enabled' within {self.config.cia402_timeout_s:.1f} s: {detail}"
                 )
@@ -533,17 +489,17 @@ class EthercatMaster:
 
         Parameters
         ----------
-        torque_Nm : array_like, shape (2,)
+        torque_Nm : array_like, shape (n_axes,)
             Target motor torques [N m]; converted to per mille of the rated torque and clamped
-            to the max torque 0x6072.
+            to the max torque 0x6072 + offset.
 
         Returns
         -------
-        position_rad, velocity_rad_s, torque_Nm : ndarray, shape (2,)
+        position_rad, velocity_rad_s, torque_Nm : ndarray, shape (n_axes,)
             Actual values (preallocated arrays, overwritten every cycle; copy to keep).
             After a bad cycle they hold the last good values.
         digital_inputs : int
-            Coupler DI bit field (bit 0/1: proximity sensors of joints 1/2).
+            DI bit field of the ``digital_inputs`` slave (the flagship: bit 0/1 = proximity sensors of joints 1/2).
         wkc_ok : bool
             Whether this cycle's working counter was the expected one.
 
@@ -572,16 +528,17 @@ class EthercatMaster:
         """
         if not self._operational:
             raise EthercatError("send() before open() / after close()")
-        lim = self.max_torque_permille
-        r = self.rated_torque_Nm
-        p0 = int(round(float(torque_Nm[0]) / r[0] * 1000.0))
-        p1 = int(round(float(torque_Nm[1]) / r[1] * 1000.0))
-        l0, l1 = min(int(lim[0]), 32767), min(int(lim[1]), 32767)
-        p0 = -l0 if p0 < -l0 else (l0 if p0 > l0 else p0)
-        p1 = -l1 if p1 < -l1 else (l1 if p1 > l1 else p1)
         if not self._enabled:
-            p0 = p1 = 0
-        self._pack_outputs((p0, p1))
+            self._pack_outputs(None)
+        else:
+            lim = self.max_torque_permille
+            r = self.rated_torque_Nm
+            permille = []
+            for a in range(self.n_axes):
+                p = int(round(float(torque_Nm[a]) / r[a] * 1000.0))
+                lo = min(int(lim[a]), 32767)
+                permille.append(-lo if p < -lo else (lo if p > lo else p))
+            self._pack_outputs(permille)
         self.master.send_processdata()
 
     def receive(self, timeout_s: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, bool]:
@@ -620,12 +577,11 @@ class EthercatMaster:
         if ok:
             st.consecutive_errors = 0
             self._unpack_inputs()
-            if self._enabled and (self.statusword[0] & OPERATION_ENABLED_MASK != OPERATION_ENABLED
-                                  or self.statusword[1] & OPERATION_ENABLED_MASK != OPERATION_ENABLED):
+            if self._enabled and any(sw & OPERATION_ENABLED_MASK != OPERATION_ENABLED for sw in self.statusword):
                 self._enabled = False
                 detail = ", ".join(
-                    f"axis {AXIS_NAMES[a]}: {cia402_state(self.statusword[a])} (statusword 0x{self.statusword[a]:04X})"
-                    for a in range(2)
+                    f"axis {ax.name}: {cia402_state(self.statusword[a])} (statusword 0x{self.statusword[a]:04X})"
+                    for a, ax in enumerate(self.config.axes)
                 )
                 raise DriveStateError(
                     f"drive left 'operation enabled' at cycle {st.cycles}: {detail}; {self._fault_context()}"
@@ -647,8 +603,9 @@ class EthercatMaster:
 
     def _fresh_reply(self) -> bool:
         """Whether the reply just received answers the frame last sent (module docstring)."""
-        if self._drive.output[:len(self._sent)] != self._sent:
-            return False
+        for d, sent in zip(self._drive_slaves, self._sent):
+            if d.output[:len(sent)] != sent:
+                return False
         if self.has_dc:
             dc = self.master.dc_time
             if dc <= self._last_dc:
@@ -677,23 +634,23 @@ class EthercatMaster:
             pass
 
     def _unpack_inputs(self) -> None:
-        sw0, c0, v0, t0, sw1, c1, v1, t1 = _TX.unpack(self._drive.input)
-        self.statusword[0], self.statusword[1] = sw0, sw1
-        for axis, counts in ((0, c0), (1, c1)):
-            last = self._last_counts[axis]
-            if last is not None:
-                delta = counts - last
-                if delta > 2**31 - 1:
-                    self._turn_offset[axis] -= 2**32
-                elif delta < -(2**31):
-                    self._turn_offset[axis] += 2**32
-            self._last_counts[axis] = counts
-        self.position[0] = (c0 + self._turn_offset[0]) * self._pos_scale[0]
-        self.position[1] = (c1 + self._turn_offset[1]) * self._pos_scale[1]
-        self.velocity[0] = v0 * self._vel_scale[0]
-        self.velocity[1] = v1 * self._vel_scale[1]
-        self.torque[0] = t0 * 1e-3 * self.rated_torque_Nm[0]
-        self.torque[1] = t1 * 1e-3 * self.rated_torque_Nm[1]
+        """Every drive's inputs into the per-axis statuswords and SI actual values (positions unwrapped)."""
+        for lay, d in zip(self._layout, self._drive_slaves):
+            vals = lay.tx.unpack(d.input)
+            for j, axis in enumerate(lay.axes):
+                sw, counts, vel, tq = vals[4 * j:4 * j + 4]
+                self.statusword[axis] = sw
+                last = self._last_counts[axis]
+                if last is not None:
+                    delta = counts - last
+                    if delta > 2**31 - 1:
+                        self._turn_offset[axis] -= 2**32
+                    elif delta < -(2**31):
+                        self._turn_offset[axis] += 2**32
+                self._last_counts[axis] = counts
+                self.position[axis] = (counts + self._turn_offset[axis]) * self._pos_scale[axis]
+                self.velocity[axis] = vel * self._vel_scale[axis]
+                self.torque[axis] = tq * 1e-3 * self.rated_torque_Nm[axis]
         if self._coupler is not None and len(self._coupler.input) > 0:
             self.digital_inputs = (self._coupler.input[0] >> self._di_shift) & self._di_mask
 
@@ -710,7 +667,7 @@ class EthercatMaster:
             return
         self._enabled = False
         for cw in (CW_SWITCH_ON, CW_SHUTDOWN, CW_DISABLE_VOLTAGE):
-            self._cw = [cw, cw]
+            self._cw = [cw] * self.n_axes
             for _ in range(cycles):
                 try:
                     if self._raw_cycle() == self.expected_wkc:
@@ -721,7 +678,7 @@ class EthercatMaster:
                 time.sleep(max(self.config.cycle_time_s, 0.0005))
 
     def close(self) -> None:
-        """Disable the drive, request INIT and release the interface. Safe to call twice."""
+        """Disable the drives, request INIT and release the interface. Safe to call twice."""
         if self._closed or self.master is None:
             self._closed = True
             return
@@ -772,7 +729,7 @@ class EthercatMaster:
 
     @property
     def enabled(self) -> bool:
-        """Whether both axes are in CiA 402 'operation enabled'."""
+        """Whether every axis is in CiA 402 'operation enabled'."""
         return self._enabled
 
     @property

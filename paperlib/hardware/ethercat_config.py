@@ -1,4 +1,4 @@
-"""What the EtherCAT master expects and counts: the chain (from a rig file), its settings, its counters."""
+"""What the EtherCAT master expects and counts: the chain and its drive axes (from a rig file), its settings, its counters."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any, Sequence
 
 from paperlib.hardware import cia402
 
-__all__ = ["SlaveIdentity", "EthercatConfig", "SLAVE_KEYS", "chain_from_tables", "ExchangeStats"]
+__all__ = ["SlaveIdentity", "DriveAxis", "EthercatConfig", "SLAVE_KEYS", "AXIS_KEYS", "chain_from_tables",
+           "ExchangeStats"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -23,7 +24,7 @@ class SlaveIdentity:
     revision : int or None
         Checked only when given.
     role : str
-        What the master does with it: ``"drive"`` (the dual-axis CiA 402 drive),
+        What the master does with it: ``"drive"`` (a CiA 402 drive with one or more axes),
         ``"digital_inputs"`` (its digital inputs carry the zeroing sensors) or ``""`` (nothing).
     """
 
@@ -38,6 +39,28 @@ class SlaveIdentity:
         return f"{self.name} (vendor 0x{self.vendor_id:08X}, product 0x{self.product_code:08X}{rev})"
 
 
+@dataclasses.dataclass(frozen=True)
+class DriveAxis:
+    """One CiA 402 axis of the chain (a drive's axis ``k`` has its objects at ``0x6000 + offset``).
+
+    Attributes
+    ----------
+    slave : int
+        Position (0-based, wiring order) in the chain of the drive that holds the axis.
+    offset : int
+        Object index offset of the axis (0x000 for a drive's first axis; ETG.6010: ``k * 0x800``).
+    velocity_unit_counts_s : float
+        One unit of the axis' velocity actual value 0x606C [counts/s].
+    name : str
+        Short name for messages (default: the drive's name and the axis letter, e.g. ``"BE2-090-20/B"``).
+    """
+
+    slave: int
+    offset: int = 0
+    velocity_unit_counts_s: float = 1.0
+    name: str = ""
+
+
 @dataclasses.dataclass
 class EthercatConfig:
     """Configuration of :class:`EthercatMaster`.
@@ -49,19 +72,17 @@ class EthercatConfig:
         :func:`chain_from_tables`).
     coupler_index : int or None
         Position (0-based) in ``chain`` of the slave whose digital inputs are read (None: none).
-    drive_index : int
-        Position (0-based) of the drive in ``chain``.
+    axes : tuple of DriveAxis
+        The CiA 402 axes, drive after drive in wiring order and, within a drive, in the order the
+        rig file lists them: axis ``k`` drives the robot's drive ``k`` (:func:`chain_from_tables`).
     counts_per_rev : int
         Encoder counts per motor revolution (the rig takes them from the robot description).
-    velocity_unit_counts_s : float
-        One unit of the velocity actual value 0x606C in counts/s (CiA 402's default: 1; a
-        drive's own unit comes from the rig file).
-    axis_offset : int
-        Object index offset of axis B (ETG.6010: 0x800; a drive's own from the rig file).
     gear_ratio : tuple of float
-        Motor angle / joint angle per axis, applied to positions and velocities.
+        Motor angle / joint angle per axis (one per entry of ``axes``; empty: 1 for every axis),
+        applied to positions and velocities.
     max_torque_permille : int or None
-        Written to 0x6072/0x6872 at bring-up when given; the master also clamps to it.
+        Written to every axis' max torque (0x6072 + offset) at bring-up when given; the master
+        also clamps to it.
     cycle_time_s : float
         Nominal cycle time [s] (SYNC0 period, bring-up loop period).
     use_dc : bool
@@ -80,7 +101,7 @@ class EthercatConfig:
     state_timeout_s, cia402_timeout_s : float
         Timeouts for reaching SAFE-OP/OP and CiA 402 operation enabled [s].
     enable_axes : bool
-        Walk the drive to operation enabled in :meth:`EthercatMaster.open`.
+        Walk every axis to operation enabled in :meth:`EthercatMaster.open`.
     sdo_retries : int
         Retries of an SDO transfer whose mailbox answer timed out (not of aborts).
     nonblocking_receive : bool
@@ -92,11 +113,9 @@ class EthercatConfig:
 
     chain: tuple[SlaveIdentity, ...]
     coupler_index: int | None = None
-    drive_index: int = 0
+    axes: tuple[DriveAxis, ...] = ()
     counts_per_rev: int = 65536
-    velocity_unit_counts_s: float = 1.0
-    axis_offset: int = cia402.AXIS_OFFSET
-    gear_ratio: tuple[float, float] = (1.0, 1.0)
+    gear_ratio: tuple[float, ...] = ()
     max_torque_permille: int | None = None
     cycle_time_s: float = 0.00025
     use_dc: bool = True
@@ -111,10 +130,66 @@ class EthercatConfig:
     sdo_retries: int = 2
     nonblocking_receive: bool = False
 
+    def __post_init__(self) -> None:
+        if not self.axes:
+            raise ValueError("EthercatConfig: no CiA 402 axis (a chain needs a slave with role 'drive')")
+        for ax in self.axes:
+            if not 0 <= ax.slave < len(self.chain) or self.chain[ax.slave].role != "drive":
+                raise ValueError(f"EthercatConfig: axis {ax.name or ax.offset} is on chain position {ax.slave}, "
+                                 "which is not a slave with role 'drive'")
+        if not self.gear_ratio:
+            self.gear_ratio = (1.0,) * len(self.axes)
+        if len(self.gear_ratio) != len(self.axes):
+            raise ValueError(f"EthercatConfig: {len(self.gear_ratio)} gear ratio(s) for {len(self.axes)} axes "
+                             f"({', '.join(a.name for a in self.axes)})")
+
 
 #: Keys of one ``[[ethercat.slave]]`` table of a rig file (:func:`chain_from_tables`).
-SLAVE_KEYS = ("name", "vendor_id", "product_code", "revision", "role", "axis_object_offset", "velocity_unit_counts_s")
-_DRIVE_ONLY_KEYS = ("axis_object_offset", "velocity_unit_counts_s")
+SLAVE_KEYS = ("name", "vendor_id", "product_code", "revision", "role", "axes", "n_axes", "axis_object_offset",
+              "velocity_unit_counts_s")
+_DRIVE_ONLY_KEYS = ("axes", "n_axes", "axis_object_offset", "velocity_unit_counts_s")
+#: Keys of one entry of a drive's ``axes`` list (an inline table, e.g. ``{offset = 0x800}``).
+AXIS_KEYS = ("offset", "name")
+#: Axes of a drive table that names neither ``axes`` nor ``n_axes`` (the rig files written when the
+#: master knew one dual-axis drive: axis B at ``axis_object_offset``).
+DEFAULT_AXES_PER_DRIVE = 2
+
+
+def _drive_axes(pos: int, tab: dict[str, Any]) -> tuple[DriveAxis, ...]:
+    """The axes of the drive table ``tab`` at chain position ``pos`` (see :func:`chain_from_tables`)."""
+    where = f"[[ethercat.slave]] {pos} ({tab.get('name', '?')})"
+    vel = float(tab.get("velocity_unit_counts_s", 1.0))
+    if not vel > 0.0:
+        raise ValueError(f"{where}: velocity_unit_counts_s must be > 0, got {vel}")
+    if "axes" in tab:
+        if "n_axes" in tab or "axis_object_offset" in tab:
+            raise ValueError(f"{where}: give either axes = [{{offset = ...}}, ...] or n_axes and "
+                             "axis_object_offset, not both")
+        specs = tab["axes"]
+        if not isinstance(specs, list) or not specs or not all(isinstance(a, dict) for a in specs):
+            raise ValueError(f"{where}: axes must be a non-empty list of tables such as {{offset = 0x800}}")
+        for k, a in enumerate(specs):
+            unknown = sorted(set(a) - set(AXIS_KEYS))
+            if unknown or "offset" not in a:
+                raise ValueError(f"{where}: axis {k} needs offset and knows only {list(AXIS_KEYS)}, got {sorted(a)}")
+        offsets = [int(a["offset"]) for a in specs]
+        names = [str(a.get("name", "")) for a in specs]
+    else:
+        n = int(tab.get("n_axes", DEFAULT_AXES_PER_DRIVE))
+        if n < 1:
+            raise ValueError(f"{where}: n_axes must be >= 1, got {n}")
+        step = int(tab.get("axis_object_offset", cia402.AXIS_OFFSET))
+        offsets = [k * step for k in range(n)]
+        names = [""] * n
+    if len(set(offsets)) != len(offsets) or any(o < 0 or o % 0x800 for o in offsets):
+        raise ValueError(f"{where}: axis object offsets {[hex(o) for o in offsets]} must be distinct multiples "
+                         "of 0x800 (ETG.6010)")
+    if len(offsets) > cia402.MAX_AXES_PER_DRIVE:
+        raise ValueError(f"{where}: {len(offsets)} axes; a drive maps at most {cia402.MAX_AXES_PER_DRIVE} "
+                         "(one RxPDO 0x1600+k and TxPDO 0x1A00+k per axis)")
+    drive = str(tab["name"])
+    return tuple(DriveAxis(pos, off, vel, name or f"{drive}/{chr(ord('A') + k)}")
+                 for k, (off, name) in enumerate(zip(offsets, names)))
 
 
 def chain_from_tables(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -124,25 +199,30 @@ def chain_from_tables(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
     ----------
     tables : sequence of dict
         One per slave in wiring order, with ``name``, ``vendor_id``, ``product_code``, optional
-        ``revision`` and ``role`` (``"drive"``: exactly one; ``"digital_inputs"``: at most one);
-        the drive's table may give ``axis_object_offset`` and ``velocity_unit_counts_s``
-        (``config/rig.example.toml`` documents them).
+        ``revision`` and ``role`` (``"drive"``: at least one; ``"digital_inputs"``: at most one).
+        A drive's table lists its CiA 402 axes, either as ``axes = [{offset = 0x000}, {offset =
+        0x800}]`` (object index offset of each axis, optional ``name``) or as ``n_axes`` and
+        ``axis_object_offset`` (axis ``k`` at ``k * axis_object_offset``); with neither, two axes
+        at 0 and ``axis_object_offset`` (default 0x800). It may give ``velocity_unit_counts_s``
+        (one unit of 0x606C [counts/s], default 1). ``config/rig.example.toml`` documents them.
 
     Returns
     -------
     dict
-        ``chain``, ``coupler_index``, ``drive_index``, ``axis_offset``, ``velocity_unit_counts_s``.
+        ``chain`` (tuple of :class:`SlaveIdentity`), ``coupler_index`` (int or None) and ``axes``
+        (tuple of :class:`DriveAxis`: drive after drive in wiring order, each drive's in its
+        table's order; axis ``k`` drives the robot's drive ``k``).
 
     Raises
     ------
     ValueError
-        No slave, no or two drives, an unknown key or role.
+        No slave, no drive, two ``digital_inputs`` slaves, an unknown key or role, a bad axis list.
     """
     if not tables:
         raise ValueError("[[ethercat.slave]]: the expected chain (one table per slave, in wiring order) is required")
     chain = []
-    out: dict[str, Any] = {"coupler_index": None, "axis_offset": cia402.AXIS_OFFSET, "velocity_unit_counts_s": 1.0}
-    drives: list[int] = []
+    coupler: int | None = None
+    axes: list[DriveAxis] = []
     for pos, tab in enumerate(tables):
         unknown = sorted(set(tab) - set(SLAVE_KEYS))
         if unknown:
@@ -154,22 +234,18 @@ def chain_from_tables(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
         if role not in ("", "drive", "digital_inputs"):
             raise ValueError(f"[[ethercat.slave]] {pos}: role {role!r} is not 'drive', 'digital_inputs' or ''")
         if role != "drive" and any(k in tab for k in _DRIVE_ONLY_KEYS):
-            raise ValueError(f"[[ethercat.slave]] {pos}: {list(_DRIVE_ONLY_KEYS)} belong to the drive's table")
+            raise ValueError(f"[[ethercat.slave]] {pos}: {list(_DRIVE_ONLY_KEYS)} belong to a drive's table")
         if role == "drive":
-            drives.append(pos)
-            out["axis_offset"] = int(tab.get("axis_object_offset", cia402.AXIS_OFFSET))
-            out["velocity_unit_counts_s"] = float(tab.get("velocity_unit_counts_s", 1.0))
+            axes.extend(_drive_axes(pos, tab))
         elif role == "digital_inputs":
-            if out["coupler_index"] is not None:
+            if coupler is not None:
                 raise ValueError("[[ethercat.slave]]: more than one slave with role 'digital_inputs'")
-            out["coupler_index"] = pos
+            coupler = pos
         chain.append(SlaveIdentity(str(tab["name"]), int(tab["vendor_id"]), int(tab["product_code"]),
                                    None if tab.get("revision") is None else int(tab["revision"]), role))
-    if len(drives) != 1:
-        raise ValueError(f"[[ethercat.slave]]: exactly one slave must have role 'drive', found {len(drives)}")
-    out["chain"] = tuple(chain)
-    out["drive_index"] = drives[0]
-    return out
+    if not axes:
+        raise ValueError("[[ethercat.slave]]: no slave has role 'drive' (at least one CiA 402 drive is required)")
+    return {"chain": tuple(chain), "coupler_index": coupler, "axes": tuple(axes)}
 
 
 @dataclasses.dataclass

@@ -3,8 +3,9 @@
 :class:`HardwareRig` combines
 
 * the EtherCAT master (:class:`~paperlib.hardware.ethercat.EthercatMaster`: the chain the rig
-  file names in its ``[[ethercat.slave]]`` tables -- a dual-axis CiA 402 drive in CST mode and,
-  optionally, a slave whose digital inputs carry the proximity sensors), and
+  file names in its ``[[ethercat.slave]]`` tables -- CiA 402 drives in CST mode whose axes, in
+  wiring order, are the robot's drives (the flagship: one dual-axis drive) and, optionally, a
+  slave whose digital inputs carry the proximity sensors), and
 * the IMU receiver (:class:`~paperlib.hardware.imu_link.ImuReceiver`: a microcontroller's UDP
   stream of both IMUs, held between packets -- "oversampling" at the control rate),
 
@@ -167,6 +168,25 @@ class ZeroingResult:
                 "travel_deg": np.degrees(self.travel_rad).tolist(), "duration_s": self.duration_s}
 
 
+def _check_axes(settings: RigSettings, robot: Any, gear: np.ndarray) -> None:
+    """Refuse a rig whose chain has not one CiA 402 axis per drive of its robot (axis k drives drive k).
+
+    Raises
+    ------
+    ValueError
+        Naming the rig file, the axes found and the robot's drives.
+    """
+    n_drives = int(getattr(robot, "n_drives", len(gear)))
+    names = [ax.name for ax in settings.axes]
+    where = f"rig {settings.source_file or settings.name}"
+    if len(names) != n_drives:
+        raise ValueError(f"{where}: the [[ethercat.slave]] chain has {len(names)} CiA 402 axis/axes ({', '.join(names)}) "
+                         f"but robot {settings.robot!r} has {n_drives} drive(s); list one axis per drive, in the "
+                         "robot's drive order")
+    if len(gear) != n_drives:
+        raise ValueError(f"{where}: {len(gear)} gear ratio(s) for robot {settings.robot!r}'s {n_drives} drive(s)")
+
+
 class HardwareRig(Rig):
     """The EtherCAT drive + IMU link as a :class:`~paperlib.rig.Rig` (see the module docstring).
 
@@ -205,6 +225,7 @@ class HardwareRig(Rig):
         self.imu_rows = identity_conversion(2) if imu_rows is None else np.array(imu_rows, dtype=float)
         self.imu_calibrated = imu_rows is not None
         self.gear = np.asarray(settings.gear_ratio or self.robot_model.gear_ratios, dtype=float)
+        _check_axes(settings, self.robot_model, self.gear)
         self.lever = np.asarray(settings.lever_arm_m or self.robot_model.description["imu"]["lever_arm_m"], float)
         self.offset = np.radians(np.asarray(settings.position_offset_deg, float))
         self.master: EthercatMaster | None = None
@@ -258,10 +279,9 @@ class HardwareRig(Rig):
     def ethercat_config(self) -> EthercatConfig:
         s = self.settings
         return EthercatConfig(
-            chain=s.chain, coupler_index=s.coupler_index, drive_index=s.drive_index,
+            chain=s.chain, coupler_index=s.coupler_index, axes=s.axes,
             counts_per_rev=int(self.robot_model.description["sensors"]["encoder_counts_per_motor_rev"]),
-            velocity_unit_counts_s=s.velocity_unit_counts_s,
-            axis_offset=s.axis_offset, gear_ratio=tuple(float(g) for g in self.gear),
+            gear_ratio=tuple(float(g) for g in self.gear),
             cycle_time_s=1.0 / s.cycle_hz, use_dc=s.use_dc, max_consecutive_errors=s.max_lost_frames + 1,
             pd_watchdog_s=s.pd_watchdog_s, nonblocking_receive=True,
         )

@@ -2,7 +2,7 @@
 
 :func:`load_rig_settings` reads it into :class:`RigSettings` for
 :class:`paperlib.hardware.rig.HardwareRig` (which re-exports these names): what the rig is (its
-robot, its EtherCAT chain: :data:`IDENTITY_FIELDS`), how it is connected (interfaces, addresses),
+robot, its EtherCAT chain and the drives' axes: :data:`IDENTITY_FIELDS`), how it is connected (interfaces, addresses),
 its thresholds, safety limits, zeroing and loop settings.
 """
 
@@ -14,8 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from paperlib.hardware import cia402
-from paperlib.hardware.ethercat_config import SlaveIdentity, chain_from_tables
+from paperlib.hardware.ethercat_config import DriveAxis, SlaveIdentity, chain_from_tables
 
 __all__ = ["ZeroingSettings", "RigSettings", "IDENTITY_FIELDS", "load_rig_settings", "chain_toml"]
 
@@ -72,9 +71,7 @@ class RigSettings:
     netns: str | None = None
     cycle_hz: float | None = None  # default: the robot description's control rate
     coupler_index: int | None = None  # position of the slave whose DIs carry the proximity sensors
-    drive_index: int = 0
-    axis_offset: int = cia402.AXIS_OFFSET  # object index offset of axis B
-    velocity_unit_counts_s: float = 1.0  # one unit of 0x606C [counts/s]
+    axes: tuple[DriveAxis, ...] = ()  # the drives' CiA 402 axes in wiring order (axis k: the robot's drive k)
     max_lost_frames: int = 20
     receive_timeout_s: float = 1e-4
     pd_watchdog_s: float | None = None
@@ -103,7 +100,7 @@ class RigSettings:
 
 #: The :class:`RigSettings` fields that say what the rig *is* (its robot and its EtherCAT chain), as
 #: opposed to how it is connected and run: what a self-test takes from a rig file.
-IDENTITY_FIELDS = ("robot", "chain", "coupler_index", "drive_index", "axis_offset", "velocity_unit_counts_s")
+IDENTITY_FIELDS = ("robot", "chain", "coupler_index", "axes")
 
 
 def _tuple(v: Any, n: int | None = None, kind: type = float) -> tuple:
@@ -214,9 +211,18 @@ def chain_toml(path: str | Path) -> str:
     For a rig file written for other interfaces (a test's, a namespace's) that keeps the chain of
     ``path``: the text is valid at the end of any rig file (after its ``[ethercat]`` table).
     """
-    import json
-
     with Path(path).open("rb") as fh:
         slaves = tomllib.load(fh).get("ethercat", {}).get("slave", [])
-    return "".join("\n[[ethercat.slave]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in s.items())
+    return "".join("\n[[ethercat.slave]]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in s.items())
                    for s in slaves)
+
+
+def _toml_value(v: Any) -> str:
+    """A TOML value (string, number, boolean, array or inline table) as text."""
+    import json
+
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return json.dumps(v)

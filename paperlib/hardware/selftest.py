@@ -5,10 +5,11 @@ A lab runs it on a new controller PC before the robot is connected. As root it
 1. creates two network namespaces joined by a veth pair (:class:`~paperlib.hardware.netns.NetnsPair`);
 2. starts the emulated rig in the "slave" namespace
    (:mod:`paperlib.hardware.emulators.twin_rig`: EK1828-like coupler with the proximity
-   sensors, dual-axis CiA 402 drive in CST mode and the IMU board, all around *one* twin of the
+   sensors, CiA 402 drive in CST mode and the IMU board, all around *one* twin of the
    robot, so the IMU stream shows the motion the drive's torques cause), with an unknown encoder
-   offset that only the zeroing can find; the robot and the chain the master expects are the
-   rig file's (``rig_file``: ``[rig] robot`` and the ``[[ethercat.slave]]`` tables);
+   offset that only the zeroing can find; the robot, the chain the master expects and the
+   emulated chain (:func:`~paperlib.hardware.emulators.rig_chain.emulated_chain`) are the rig
+   file's (``rig_file``: ``[rig] robot`` and the ``[[ethercat.slave]]`` tables);
 3. in the "master" namespace runs the real code: :class:`~paperlib.hardware.rig.HardwareRig`
    (pysoem/SOEM master to OP, IMU receiver), zeroing with the proximity sensors, then
    (``calibrate_s > 0``) a PD run whose recording calibrates the IMUs against the encoders
@@ -46,6 +47,7 @@ from typing import Any, Callable
 import numpy as np
 
 from paperlib.hardware import netns
+from paperlib.hardware.emulators.rig_chain import emulated_chain
 from paperlib.hardware.rig import (
     IDENTITY_FIELDS,
     HardwareRig,
@@ -284,6 +286,7 @@ def selftest(
     wd.mkdir(parents=True, exist_ok=True)
     overrides = dict(emulator or {})
     overrides.setdefault("robot", identity.robot)  # the emulated robot is the rig file's
+    overrides.setdefault("chain", emulated_chain(identity.chain, identity.axes))  # and so is its chain
     if lockstep:
         overrides.setdefault("lockstep", True)
     if not zeroing:

@@ -2,9 +2,10 @@
 
 * :mod:`.esc` -- the EtherCAT slave controller model (frames, datagrams, registers, SII,
   AL state machine, mailbox/CoE) and a raw-socket server;
-* :mod:`.devices` -- the paper's chain: an EK1828-like coupler and a dual-axis CiA 402
-  drive in cyclic synchronous torque mode with a pluggable plant
-  (``python -m paperlib.hardware.emulators.devices --ifname IF --config JSON``).
+* :mod:`.devices` -- the paper's chain: an EK1828-like coupler and CiA 402 drives (one to
+  four axes; the paper's has two) in cyclic synchronous torque mode with a pluggable plant
+  (``python -m paperlib.hardware.emulators.devices --ifname IF --config JSON``);
+* :mod:`.rig_chain` -- the emulated chain a rig file's ``[[ethercat.slave]]`` tables describe.
 
 Names are imported lazily so that ``python -m paperlib.hardware.emulators.devices`` does
 not import the module twice.
@@ -20,12 +21,14 @@ _EXPORTS = {
     "EscSlave": ".esc",
     "FrameFaults": ".esc",
     "serve": ".esc",
+    "Cia402Drive": ".devices",
     "DualAxisCia402Drive": ".devices",
     "Ek1828Coupler": ".devices",
     "InertiaPlant": ".devices",
     "Plant": ".devices",
     "ProximitySensors": ".devices",
     "build_chain": ".devices",
+    "emulated_chain": ".rig_chain",
 }
 
 __all__ = sorted(_EXPORTS)

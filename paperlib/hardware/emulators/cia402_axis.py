@@ -1,6 +1,6 @@
 """The drive side of the CiA 402 state machine: one emulated axis (cyclic synchronous torque only).
 
-Used by the emulated drive (:class:`paperlib.hardware.emulators.devices.DualAxisCia402Drive`);
+Used by the emulated drive (:class:`paperlib.hardware.emulators.devices.Cia402Drive`);
 the master's side is :mod:`paperlib.hardware.cia402`.
 """
 

@@ -1,4 +1,4 @@
-"""Emulated devices of the paper's rig: an EK1828-like coupler and a dual-axis CST drive.
+"""Emulated devices of the paper's rig: an EK1828-like coupler and CiA 402 CST drives (dual-axis by default).
 
 The flagship paper (Section 3.2) runs a Beckhoff EK1828 EtherCAT coupler (digital I/O; two
 proximity sensors for zeroing) followed by a Copley Controls Accelnet BE2-090-20-R dual-axis
@@ -63,6 +63,7 @@ __all__ = [
     "InertiaPlant",
     "ProximitySensors",
     "Ek1828Coupler",
+    "Cia402Drive",
     "DualAxisCia402Drive",
     "Cia402Axis",
     "build_chain",
@@ -159,14 +160,19 @@ class InertiaPlant:
         return np.array(self.q), np.array(self.qd), np.array(self.tau)
 
 
-def make_plant(spec: dict[str, Any] | None) -> Plant:
-    """Build a plant from a config: ``{"factory": "module:callable", "kwargs": {...}}`` or InertiaPlant kwargs."""
+def make_plant(spec: dict[str, Any] | None, n_axes: int = 2) -> Plant:
+    """Build a plant from a config: ``{"factory": "module:callable", "kwargs": {...}}`` or InertiaPlant kwargs.
+
+    An :class:`InertiaPlant`'s arguments not given are its defaults repeated for ``n_axes`` axes.
+    """
     spec = dict(spec or {})
     factory = spec.pop("factory", None)
     if factory:
         module, _, attr = str(factory).partition(":")
         fn = getattr(importlib.import_module(module), attr)
         return fn(**spec.get("kwargs", {}))
+    for key, value in (("inertia", 5e-4), ("viscous", 2e-3), ("coulomb", 0.0), ("q0", 0.0)):
+        spec.setdefault(key, (value,) * n_axes)
     return InertiaPlant(**spec)
 
 
@@ -191,7 +197,7 @@ class ProximitySensors:
     def bits(self, motor_rad: Sequence[float]) -> int:
         """DI bit field: bit k set while joint k is inside its sensor window."""
         out = 0
-        for k in range(2):
+        for k in range(min(len(self.home_rad), len(motor_rad))):
             joint = motor_rad[k] / self.gear_ratio[k]
             d = (joint - self.home_rad[k] + math.pi) % TWO_PI - math.pi
             if abs(d) <= self.half_width_rad:
@@ -295,31 +301,34 @@ class Ek1828Coupler(EscSlave):
 # --- dual-axis CST drive --------------------------------------------------------------------------
 
 
-class DualAxisCia402Drive(EscSlave):
-    """A dual-axis CiA 402 drive in cyclic synchronous torque mode (Copley BE2-090-20 stand-in).
+class Cia402Drive(EscSlave):
+    """A CiA 402 drive with one to four axes in cyclic synchronous torque mode (default: the Copley BE2-090-20's two).
 
     Parameters
     ----------
     plant : Plant, optional
-        What the axes move (default :class:`InertiaPlant`).
+        What the axes move, one entry per axis (default :class:`InertiaPlant`).
     vendor_id, product_code, revision, serial : int
         Identity in the SII and in 0x1018.
     counts_per_rev : int
         Encoder counts per motor revolution (virtual encoder from the resolver).
     velocity_unit_counts_s : float
         Value of one unit of 0x606C [counts/s].
-    rated_torque_mNm, rated_current_mA : sequence of int
-        0x6076 / 0x6075 per axis.
-    max_torque_permille : sequence of int
-        Initial 0x6072 per axis [per mille of rated torque].
+    rated_torque_mNm, rated_current_mA : sequence of int, optional
+        0x6076 / 0x6075 per axis (default 1600 mN m and 4000 mA each).
+    max_torque_permille : sequence of int, optional
+        Initial 0x6072 per axis [per mille of rated torque] (default 3000 each).
     axis_offset : int
-        Object index offset of axis B (0x800: 0x6840 = controlword of axis B).
+        Object index offset of axis B when ``axis_offsets`` is not given (0x800: 0x6840 = controlword of axis B).
+    axis_offsets : sequence of int, optional
+        Object index offset of each axis (default ``(0, axis_offset)``: two axes); axis ``k``'s default
+        PDOs are 0x1600 + k / 0x1A00 + k.
     sdo_aborts : sequence of dict
         Injected SDO aborts: ``{"index", "subindex", "code", "direction"}``.
     axis_faults : sequence of dict
         Injected axis faults: ``{"axis": 0|1, "after_cycles": n, "code": 0x2310}``.
-    encoder_offset_counts : sequence of int
-        Position counts at plant angle 0.
+    encoder_offset_counts : sequence of int, optional
+        Position counts at plant angle 0 per axis (default 0).
     fixed_dt : float or None
         Plant step per exchange [s]; None = measured wall time between exchanges.
     idle_step_s : float
@@ -348,13 +357,14 @@ class DualAxisCia402Drive(EscSlave):
         serial: int = 90200001,
         counts_per_rev: int = 65536,
         velocity_unit_counts_s: float = 0.1,
-        rated_torque_mNm: Sequence[int] = (1600, 1600),
-        rated_current_mA: Sequence[int] = (4000, 4000),
-        max_torque_permille: Sequence[int] = (3000, 3000),
+        rated_torque_mNm: Sequence[int] | None = None,
+        rated_current_mA: Sequence[int] | None = None,
+        max_torque_permille: Sequence[int] | None = None,
         axis_offset: int = 0x800,
+        axis_offsets: Sequence[int] | None = None,
         sdo_aborts: Sequence[dict[str, Any]] = (),
         axis_faults: Sequence[dict[str, Any]] = (),
-        encoder_offset_counts: Sequence[int] = (0, 0),
+        encoder_offset_counts: Sequence[int] | None = None,
         fixed_dt: float | None = None,
         idle_step_s: float = 0.005,
         eeprom_8byte: bool = False,
@@ -362,18 +372,25 @@ class DualAxisCia402Drive(EscSlave):
         name: str = "BE2-090-20",
         refuse_states: dict[Any, int] | None = None,
     ) -> None:
-        txpdo_default = (
-            PdoSpec(0x1A00, 3, (PdoEntrySpec(0x6041, 0, 16, 0x0006), PdoEntrySpec(0x6064, 0, 32, 0x0004))),
-            PdoSpec(
-                0x1A01,
-                3,
-                (PdoEntrySpec(0x6041 + axis_offset, 0, 16, 0x0006), PdoEntrySpec(0x6064 + axis_offset, 0, 32, 0x0004)),
-            ),
-        )
-        rxpdo_default = (
-            PdoSpec(0x1600, 2, (PdoEntrySpec(0x6040, 0, 16, 0x0006),)),
-            PdoSpec(0x1601, 2, (PdoEntrySpec(0x6040 + axis_offset, 0, 16, 0x0006),)),
-        )
+        self.axis_offsets = [int(o) for o in (axis_offsets if axis_offsets is not None else (0, axis_offset))]
+        n = len(self.axis_offsets)
+        if not 1 <= n <= 4:
+            raise ValueError(f"an emulated drive has 1 to 4 axes, not {n}")
+
+        def per_axis(v: Sequence[int] | None, default: int, what: str) -> list[int]:
+            out = [default] * n if v is None else [int(x) for x in v]
+            if len(out) != n:
+                raise ValueError(f"{what}: {len(out)} value(s) for {n} axes")
+            return out
+
+        rated_torque_mNm = per_axis(rated_torque_mNm, 1600, "rated_torque_mNm")
+        rated_current_mA = per_axis(rated_current_mA, 4000, "rated_current_mA")
+        max_torque_permille = per_axis(max_torque_permille, 3000, "max_torque_permille")
+        txpdo_default = tuple(
+            PdoSpec(0x1A00 + k, 3, (PdoEntrySpec(0x6041 + b, 0, 16, 0x0006), PdoEntrySpec(0x6064 + b, 0, 32, 0x0004)))
+            for k, b in enumerate(self.axis_offsets))
+        rxpdo_default = tuple(PdoSpec(0x1600 + k, 2, (PdoEntrySpec(0x6040 + b, 0, 16, 0x0006),))
+                              for k, b in enumerate(self.axis_offsets))
         sii = SiiImage(
             vendor_id=vendor_id,
             product_code=product_code,
@@ -399,17 +416,16 @@ class DualAxisCia402Drive(EscSlave):
         self.plant: Plant = plant if plant is not None else InertiaPlant()
         self.cpr = int(counts_per_rev)
         self.vel_unit = float(velocity_unit_counts_s)
-        self.axis_offset = int(axis_offset)
         self.fixed_dt = fixed_dt
         self.idle_step_s = float(idle_step_s)
-        self.enc_offset = [int(c) for c in encoder_offset_counts]
-        self.axes = [Cia402Axis(), Cia402Axis()]
+        self.enc_offset = per_axis(encoder_offset_counts, 0, "encoder_offset_counts")
+        self.axes = [Cia402Axis() for _ in range(n)]
         self.axis_faults = [dict(f) for f in axis_faults]
         self.cycles = 0
         self.watchdog_trips: list[float] = []
         self._last_step: float | None = None
-        self.torque_cmd_Nm = np.zeros(2)
-        q, qd, tau = self.plant.step(np.zeros(2), 0.0)
+        self.torque_cmd_Nm = np.zeros(n)
+        q, qd, tau = self.plant.step(np.zeros(n), 0.0)
         self.q, self.qd, self.tau = np.asarray(q, float), np.asarray(qd, float), np.asarray(tau, float)
         self.od = ObjectDictionary()
         self._build_od(vendor_id, product_code, revision, serial, name, rated_torque_mNm, rated_current_mA,
@@ -437,9 +453,10 @@ class DualAxisCia402Drive(EscSlave):
         od.add(OdEntry(0x1C00, 0, "u8", 4, name="SM communication type"))
         for sub, v in enumerate((1, 2, 3, 4), start=1):
             od.add(OdEntry(0x1C00, sub, "u8", v, name="SM communication type"))
-        defaults = {0x1600: [0x60400010], 0x1601: [((0x6040 + self.axis_offset) << 16) | 0x10],
-                    0x1A00: [0x60410010, 0x60640020],
-                    0x1A01: [((0x6041 + self.axis_offset) << 16) | 0x10, ((0x6064 + self.axis_offset) << 16) | 0x20]}
+        defaults: dict[int, list[int]] = {}
+        for k, b in enumerate(self.axis_offsets):
+            defaults[0x1600 + k] = [((0x6040 + b) << 16) | 0x10]
+            defaults[0x1A00 + k] = [((0x6041 + b) << 16) | 0x10, ((0x6064 + b) << 16) | 0x20]
         for base in (0x1600, 0x1A00):
             for k in range(4):
                 idx = base + k
@@ -450,15 +467,17 @@ class DualAxisCia402Drive(EscSlave):
                     od.add(OdEntry(idx, sub, "u32", vals[sub - 1] if sub <= len(vals) else 0, "rw",
                                    name=f"PDO mapping 0x{idx:04X}", preop_only=True,
                                    on_write=self._mapping_entry_writer(idx, sub)))
-        for assign, first, dflt in ((0x1C12, 0x1600, [0x1600, 0x1601]), (0x1C13, 0x1A00, [0x1A00, 0x1A01])):
+        n = len(self.axis_offsets)
+        for assign, first in ((0x1C12, 0x1600), (0x1C13, 0x1A00)):
+            dflt = [first + k for k in range(n)]
             od.add(OdEntry(assign, 0, "u8", len(dflt), "rw", name=f"PDO assignment 0x{assign:04X}", preop_only=True,
                            on_write=self._assign_count_writer(assign, first)))
             for sub in range(1, 5):
                 od.add(OdEntry(assign, sub, "u16", dflt[sub - 1] if sub <= len(dflt) else 0, "rw",
                                name=f"PDO assignment 0x{assign:04X}", preop_only=True,
                                on_write=self._assign_entry_writer(assign, sub, first)))
-        for axis in range(2):
-            b = axis * self.axis_offset
+        for axis in range(n):
+            b = self.axis_offsets[axis]
             ax = self.axes[axis]
             od.var(0x603F + b, "u16", 0, on_read=lambda ax=ax: ax.error_code, name="error code")
             od.var(0x6040 + b, "u16", 0, "rw", pdo_mappable=True, name="controlword")
@@ -588,7 +607,7 @@ class DualAxisCia402Drive(EscSlave):
         self._inject_faults()
         if self.al_state == AlState.OP:
             for axis, ax in enumerate(self.axes):
-                ax.step(self.od.value(0x6040 + axis * self.axis_offset), now, self.qd[axis])
+                ax.step(self.od.value(0x6040 + self.axis_offsets[axis]), now, self.qd[axis])
         self._cycle(now)
 
     def _inject_faults(self) -> None:
@@ -605,7 +624,7 @@ class DualAxisCia402Drive(EscSlave):
         self._last_step = now
         od = self.od
         for axis, ax in enumerate(self.axes):
-            b = axis * self.axis_offset
+            b = self.axis_offsets[axis]
             if ax.state == Cia402Axis.OE and od.value(0x6060 + b) == MODE_CST:
                 limit = od.value(0x6072 + b)
                 permille = max(-limit, min(limit, od.value(0x6071 + b)))
@@ -622,8 +641,7 @@ class DualAxisCia402Drive(EscSlave):
         od = self.od
         scale_q = self.cpr / TWO_PI
         scale_v = scale_q / self.vel_unit
-        for axis in range(2):
-            b = axis * self.axis_offset
+        for axis, b in enumerate(self.axis_offsets):
             counts = int(round(q[axis] * scale_q)) + self.enc_offset[axis]
             od.set(0x6064 + b, 0, ((counts + 2**31) % 2**32) - 2**31)
             vel = int(round(qd[axis] * scale_v))
@@ -658,6 +676,10 @@ class DualAxisCia402Drive(EscSlave):
         return self.q
 
 
+#: The two-axis drive of the flagship (the default of :class:`Cia402Drive`), by its former name.
+DualAxisCia402Drive = Cia402Drive
+
+
 # --- chain construction and the process entry point -------------------------------------------------
 
 DEFAULT_CONFIG: dict[str, Any] = {
@@ -673,11 +695,13 @@ def _ints(d: dict[str, Any]) -> dict[str, Any]:
             for k, v in d.items()}
 
 
-def build_chain(config: dict[str, Any] | None = None) -> tuple[EscChain, FrameFaults, DualAxisCia402Drive | None]:
+def build_chain(config: dict[str, Any] | None = None) -> tuple[EscChain, FrameFaults, Cia402Drive | None]:
     """Build the emulated chain from a config dict (see :data:`DEFAULT_CONFIG`).
 
-    Config keys: ``chain`` (list of ``{"type": "ek1828"|"dual_cst_drive", **kwargs}``),
-    ``plant`` (see :func:`make_plant`), ``proximity`` (:class:`ProximitySensors` kwargs),
+    Config keys: ``chain`` (list of ``{"type": "ek1828"|"cst_drive"|"dual_cst_drive", **kwargs}`` in
+    wiring order; a drive's kwargs are :class:`Cia402Drive`'s, ``"dual_cst_drive"`` is the two-axis
+    default, and a drive may carry its own ``plant``), ``plant`` (see :func:`make_plant`; each
+    drive gets its own, with one entry per axis), ``proximity`` (:class:`ProximitySensors` kwargs),
     ``faults`` (:class:`~paperlib.hardware.emulators.esc.FrameFaults` kwargs).
 
     Returns
@@ -686,9 +710,8 @@ def build_chain(config: dict[str, Any] | None = None) -> tuple[EscChain, FrameFa
         The chain, the frame faults and the (first) drive, or None when there is none.
     """
     cfg = {**DEFAULT_CONFIG, **(config or {})}
-    plant = make_plant(cfg.get("plant"))
     prox = ProximitySensors(**{k: tuple(v) if isinstance(v, list) else v for k, v in cfg.get("proximity", {}).items()})
-    drive: DualAxisCia402Drive | None = None
+    drive: Cia402Drive | None = None
     slaves: list[EscSlave] = []
     couplers: list[Ek1828Coupler] = []
     for spec in cfg["chain"]:
@@ -698,8 +721,9 @@ def build_chain(config: dict[str, Any] | None = None) -> tuple[EscChain, FrameFa
             c = Ek1828Coupler(**spec)
             couplers.append(c)
             slaves.append(c)
-        elif kind == "dual_cst_drive":
-            d = DualAxisCia402Drive(plant=plant if drive is None else make_plant(cfg.get("plant")), **spec)
+        elif kind in ("cst_drive", "dual_cst_drive"):
+            n = len(spec.get("axis_offsets") or (0, 0))
+            d = Cia402Drive(plant=make_plant(spec.pop("plant", cfg.get("plant")), n), **spec)
             drive = drive or d
             slaves.append(d)
         else:
@@ -712,7 +736,7 @@ def build_chain(config: dict[str, Any] | None = None) -> tuple[EscChain, FrameFa
 
 def main(argv: list[str] | None = None) -> int:
     """Run the emulated chain on ``--ifname`` until SIGTERM/SIGINT."""
-    parser = argparse.ArgumentParser(description="Emulated EtherCAT chain (EK1828 + dual-axis CST drive)")
+    parser = argparse.ArgumentParser(description="Emulated EtherCAT chain (EK1828 + CiA 402 CST drives)")
     parser.add_argument("--ifname", required=True, help="interface the master's frames arrive on")
     parser.add_argument("--config", default="{}", help="JSON config (see build_chain)")
     parser.add_argument("--rt-priority", type=int, default=0,
@@ -755,6 +779,8 @@ def main(argv: list[str] | None = None) -> int:
             "sdo_requests": drive.coe.n_requests,
             "sdo_aborts": drive.coe.n_aborts,
         }
+    report["drives"] = [{"name": s.name, "q_rad": s.q.tolist(), "axis_states": [ax.state for ax in s.axes]}
+                        for s in chain.slaves if isinstance(s, Cia402Drive)]
     print("STATS " + json.dumps(report), flush=True)
     return 0
 

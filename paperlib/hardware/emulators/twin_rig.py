@@ -343,7 +343,7 @@ def build(config: dict[str, Any], imu_dest: tuple[str, int] | None) -> tuple[Any
         **config.get("drive", {}),
     }
     chain_spec = config.get("chain") or [{"type": "ek1828"}, drive_kw]
-    chain_spec = [({**drive_kw, **c} if c.get("type") == "dual_cst_drive" else c) for c in chain_spec]
+    chain_spec = [({**drive_kw, **c} if c.get("type") in ("cst_drive", "dual_cst_drive") else c) for c in chain_spec]
     prox = {"gear_ratio": twin.iota.tolist(), **config.get("proximity", {})}
     cfg = {"chain": chain_spec, "plant": {"factory": f"{__name__}:_current_plant"}, "proximity": prox,
            "faults": config.get("faults", {})}

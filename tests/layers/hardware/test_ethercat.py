@@ -1,4 +1,4 @@
-"""EtherCAT master against the emulated chain (EK1828-like coupler + dual-axis CST drive).
+"""EtherCAT master against the emulated chain (EK1828-like coupler + the flagship's dual-axis CST drive).
 
 The network tests run the real pysoem/SOEM master in one network namespace and the slave
 emulator as a subprocess in another, joined by a veth pair; they need root (marked ``root``,
@@ -159,7 +159,7 @@ def test_chain_from_the_rig_files():
     """The flagship's chain as its rig file spells it, the same in the documented example; bad tables refused."""
     import tomllib
 
-    from paperlib.hardware.ethercat import SlaveIdentity, chain_from_tables
+    from paperlib.hardware.ethercat import DriveAxis, SlaveIdentity, chain_from_tables
 
     def tables(name: str) -> list:
         with (REPO / "config" / name).open("rb") as fh:
@@ -169,15 +169,19 @@ def test_chain_from_the_rig_files():
     assert got == chain_from_tables(tables("rig.example.toml"))
     assert got["chain"] == (SlaveIdentity("EK1828", 0x2, 0x07242C52, None, "digital_inputs"),
                             SlaveIdentity("BE2-090-20", 0xAB, BE2_PRODUCT_CODE, None, "drive"))
-    assert (got["coupler_index"], got["drive_index"], got["axis_offset"], got["velocity_unit_counts_s"]) == (
-        0, 1, 0x800, 0.1)
+    assert got["coupler_index"] == 0
+    assert got["axes"] == (DriveAxis(1, 0x000, 0.1, "BE2-090-20/A"), DriveAxis(1, 0x800, 0.1, "BE2-090-20/B"))
+    # the flagship's spelled-out axes mean what its former table (axis B's offset only) meant
+    flagship_drive = tables("rigs/five_bar.toml")[1]
+    former = {k: v for k, v in flagship_drive.items() if k != "axes"} | {"axis_object_offset": 0x800}
+    assert chain_from_tables([tables("rigs/five_bar.toml")[0], former]) == got
     drive = {"name": "d", "vendor_id": 1, "product_code": 2, "role": "drive"}
     assert chain_from_tables([drive]) == {"chain": (SlaveIdentity("d", 1, 2, None, "drive"),), "coupler_index": None,
-                                          "drive_index": 0, "axis_offset": 0x800, "velocity_unit_counts_s": 1.0}
-    for bad, match in (([], "required"), ([{**drive, "role": ""}], "exactly one"), ([drive, drive], "exactly one"),
+                                          "axes": (DriveAxis(0, 0, 1.0, "d/A"), DriveAxis(0, 0x800, 1.0, "d/B"))}
+    for bad, match in (([], "required"), ([{**drive, "role": ""}], "no slave has role 'drive'"),
                        ([{**drive, "colour": 1}], "unknown key"), ([{**drive, "role": "io"}], "role"),
                        ([{"name": "c", "vendor_id": 1, "product_code": 2, "axis_object_offset": 0x800}, drive],
-                        "drive's table"),
+                        "a drive's table"),
                        ([{"name": "d", "vendor_id": 1, "role": "drive"}], "product_code is required")):
         with pytest.raises(ValueError, match=match):
             chain_from_tables(bad)
@@ -326,7 +330,7 @@ def test_bringup_to_op_sdo_and_wkc(pair, record_property):
         record_property("time_to_op_ms", round(m.timings["op_s"] * 1e3, 1))
         record_property("soem_expected_wkc", m.soem_expected_wkc)
         np.testing.assert_allclose(m.rated_torque_Nm, [1.6, 1.6])
-        assert m.axis_b_device_type == 0x00020192
+        assert m.axis_device_type == [0x00020192, 0x00020192]
         # SDOs in OP
         assert m.sdo_read(0x1018, 2, "<I") == BE2_PRODUCT_CODE
         assert m.sdo_read(0x6861, 0, "<b") == 10
@@ -506,7 +510,7 @@ def test_drive_fault_detected_and_reset(pair):
                                      "axis_faults": [{"axis": 1, "after_cycles": 300, "code": 0x2310}]}]})
     m = _open(pair)
     try:
-        with pytest.raises(DriveStateError, match="axis B: fault") as info:
+        with pytest.raises(DriveStateError, match="axis BE2-090-20/B: fault.*axis BE2-090-20/B error code 0x2310") as info:
             run_cycles(m, 1000, 0.001, np.array([0.05, 0.05]))
         print("\n" + str(info.value))
         assert m.sdo_read(0x683F, 0, "<H") == 0x2310  # error code of axis B

@@ -477,7 +477,7 @@ def test_rig_example_config_loads():
     from paperlib.hardware.rig import IDENTITY_FIELDS, HardwareRig, load_rig_settings
 
     s = load_rig_settings(REPO / "config" / "rig.example.toml")
-    assert s.interface and s.udp_port == 5005 and s.chain[s.drive_index].vendor_id == 0xAB
+    assert s.interface and s.udp_port == 5005 and {s.chain[ax.slave].vendor_id for ax in s.axes} == {0xAB}
     # the example documents the flagship's rig: the same robot and chain as its own rig file
     flagship = load_rig_settings(RIG_FILE)
     assert all(getattr(s, k) == getattr(flagship, k) for k in IDENTITY_FIELDS)
@@ -486,7 +486,8 @@ def test_rig_example_config_loads():
     assert rig.robot == "five_bar" and rig.robot_model.description["robot"]["name"] == "five_bar"
     assert rig.sample_rate_hz == rig.robot_model.sample_rate_hz == 4000.0
     cfg = rig.ethercat_config()
-    assert (cfg.chain, cfg.drive_index, cfg.coupler_index) == (flagship.chain, 1, 0)
+    assert (cfg.chain, cfg.axes, cfg.coupler_index) == (flagship.chain, flagship.axes, 0)
+    assert cfg.gear_ratio == tuple(rig.gear) and len(cfg.axes) == rig.robot_model.n_drives
     assert cfg.counts_per_rev == rig.robot_model.description["sensors"]["encoder_counts_per_motor_rev"]
     lim = rig.robot_model.description["limits"]
     # the safety limits must admit the planning polygon: not tighter than the robot's own range
