@@ -3,7 +3,8 @@
 :func:`recording_source` -- where the recordings come from (``twin`` or ``archive``);
 :func:`tracking_recordings` -- the names of every recording notebook 02 obtains itself;
 :func:`identification` -- Table 2 (Kostic and Coulomb+viscous fits of the sampling recording), the
-curve and k_f errors against the twin's truth, Table 4; :func:`tracking` -- Table 5, the location
+curve and k_f errors against the twin's truth, Table 4; :func:`fit_curves` -- the fitted and true curves
+to draw; :func:`tracking` -- Table 5, the location
 errors of Figs. 5-6 and the trends; :func:`save_figure` and :func:`write_results` -- outputs with
 provenance.
 """
@@ -99,6 +100,34 @@ def identification(recording: str | Path, n_starts: int = 8, seed: int = 0) -> t
     return results, {"kostic": k, "cv": cv, "data": data, "twin": twin, "robot": robot, "truth_fn": truth_fn}
 
 
+def fit_curves(res: Mapping[str, Any], objects: Mapping[str, Any], v_max: float = 2.8, n: int = 561) -> dict[str, Any]:
+    """The curves of the Table 2 figure: both fits and the twin's truth on a grid of joint rates.
+
+    Parameters
+    ----------
+    res, objects : mapping
+        The two returns of :func:`identification`.
+    v_max : float
+        The grid spans [-v_max, v_max] [rad/s].
+    n : int
+        Number of grid points.
+
+    Returns
+    -------
+    dict
+        Keyword arguments of :func:`paperlib.experiments.rrr.plots.friction_fits`: ``v`` (n,) [rad/s];
+        ``kostic``, ``cv``, ``truth`` (n, 3) [N m]; ``ranges`` (3, 2) [rad/s]; ``samples`` (rates (m, 3)
+        [rad/s], ``tau / k_f - E`` (m, 3) [N m]).
+    """
+    import numpy as np
+
+    k, cv, data, twin = objects["kostic"], objects["cv"], objects["data"], objects["twin"]
+    v = np.linspace(-v_max, v_max, n)
+    return {"v": v, "kostic": k.friction_curves(v), "cv": cv.friction_curves(v),
+            "truth": np.stack([twin.steady_friction(v, i) for i in range(3)], 1),
+            "ranges": np.array(res["kostic"]["speed_range_rad_s"]), "samples": (data.v, data.tau / k.k_f_ - data.E)}
+
+
 def tracking(ident: Mapping[str, Any], source: RecordingSource | None = None,
              recording: str | Path | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """Table 5 and Figs. 5-6 with the compensations identified in ``ident`` (see :func:`identification`).
@@ -189,4 +218,4 @@ def write_results(path: str | Path, results: Mapping[str, Any]) -> Path:
                              provenance={"git_commit": st["git_commit"], "paperlib_version": st["paperlib_version"]})
 
 
-__all__ = ["resolve", "recording_source", "ensure_sampling_recording", "tracking_recordings", "identification", "tracking", "save_figure", "write_results", "sampling"]
+__all__ = ["resolve", "recording_source", "ensure_sampling_recording", "tracking_recordings", "identification", "fit_curves", "tracking", "save_figure", "write_results", "sampling"]

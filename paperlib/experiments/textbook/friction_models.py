@@ -29,7 +29,7 @@ from paperlib.robots.serial import JointColumns, joint_columns
 
 import paperlib.friction.lugre as _lg
 
-__all__ = ["truth_row", "steady_data", "lugre_response", "Model", "fit_models", "LINEAR_MODELS"]
+__all__ = ["truth_row", "steady_data", "lugre_response", "Model", "fit_models", "LINEAR_MODELS", "curves_figure"]
 
 T_REF = 25.0
 
@@ -137,3 +137,59 @@ def fit_models(v: np.ndarray, tau: np.ndarray, template_row: np.ndarray) -> list
     models.append(_stribeck(v, tau, template_row))
     models.append(_kostic(v, tau))
     return models
+
+
+def _model_line(name: str) -> dict:
+    """Line options of a fitted model in :func:`curves_figure`: the Stribeck fit (the law of the truth's
+    shape) and Kostic take the style's ``model`` role (solid, dotted), the linear models the style's cycle."""
+    from paperlib.figures import style
+
+    if name == "Stribeck":
+        return style.role("model")
+    if name == "Kostic":
+        return style.role("model", linestyle=":", linewidth=2.2)
+    other = {"Coulomb": (style.CYCLE[0], "--"), "viscous": (style.CYCLE[4], ":"),
+             "Coulomb + viscous": (style.CYCLE[1], "-."), "polynomial (eq. 4 of paper 001)": (style.CYCLE[2], "--")}
+    color, ls = other.get(name, (style.CYCLE[5], "-"))
+    return {"color": color, "linestyle": ls, "linewidth": 1.3}
+
+
+def curves_figure(v: np.ndarray, tau: np.ndarray, models: list[Model], v_curve: np.ndarray, truth_curve: np.ndarray,
+                  v_window: float = 0.6, title: str = ""):
+    """The steady experiment's figure: plateau data, the twin's true steady curve and every fitted model.
+
+    Roles of the compendium's style (:mod:`paperlib.figures.style`): data ``measured``, truth ``truth``,
+    the Stribeck and Kostic fits ``model``; the legend sits inside the axes; the axis limits come from the
+    data and the truth inside the velocity window (a model that leaves that range, such as the viscous
+    line, is clipped rather than stretching the axis).
+
+    Parameters
+    ----------
+    v, tau : ndarray, shape (n,)
+        Plateau velocities [rad/s] and mean friction torques [N m].
+    models : list of Model
+        The fitted models (:func:`fit_models`).
+    v_curve, truth_curve : ndarray, shape (m,)
+        Velocity grid [rad/s] and the true steady friction on it [N m].
+    v_window : float
+        Half-width of the velocity axis [rad/s].
+    title : str
+        The figure's title.
+
+    Returns
+    -------
+    holoviews.Overlay
+    """
+    import holoviews as hv
+
+    from paperlib.figures import style
+
+    kv, kt = ("v", "joint velocity [rad/s]"), ("f", "friction torque [N m]")
+    inside = np.abs(v_curve) <= v_window
+    ylim = style.limits(tau[np.abs(v) <= v_window], truth_curve[inside])
+    truth = style.role("truth", linewidth=3.0)
+    parts = [hv.Curve((v_curve, truth_curve), kv, kt, label="LuGre truth (steady, twin)").opts(alpha=0.6, **truth)]
+    parts += [hv.Curve((v_curve, m.torque(v_curve)), kv, kt, label=m.name).opts(**_model_line(m.name)) for m in models]
+    parts += [hv.Scatter((v, tau), kv, kt, label="plateau data (twin)").opts(color=style.ROLES["measured"]["color"], s=14)]
+    return hv.Overlay(parts).opts(title=title, fig_inches=(7.5, 4.2), aspect="auto", xlim=(-v_window, v_window), ylim=ylim,
+                                  show_grid=True, **{**style.LEGEND_INSIDE, "legend_position": "top_left"})
