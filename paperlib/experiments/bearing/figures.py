@@ -366,6 +366,7 @@ def classifier_histograms(pop: Mapping[str, Sequence[float]], thresholds: Mappin
                        label="threshold" if i == 0 else "").opts(color="#000000", linestyle="--", linewidth=1.2)
         opts = dict(title=what, xlabel="torque RMS [N m]", ylabel="bearings" if i == 0 else "",
                     fig_inches=(3.6, 3.0), ylim=(0, 1.5 * top), xlim=(float(edges[0]), float(edges[-1])),
+                    yticks=list(range(0, int(1.5 * top) + 1, max(1, int(np.ceil(1.5 * top / 5))))),
                     show_legend=i == 0)
         if i == 0:
             opts.update(_inside(1, "top_left"))
