@@ -89,6 +89,12 @@ def _legend_below(ncol: int):
     return hook
 
 
+def _headroom(lim: tuple[float, float], fraction: float = 0.25) -> tuple[float, float]:
+    """Axis limits ``lim`` with ``fraction`` of their span added on top: room for a legend inside a wide, flat panel."""
+    lo, hi = lim
+    return lo, hi + fraction * (hi - lo)
+
+
 def _closed(v: np.ndarray) -> np.ndarray:
     return np.vstack([v, v[:1]])
 
@@ -218,8 +224,9 @@ def error_bars(metrics: xr.Dataset, kind: str, title: str = "") -> Any:
     bars = hv.Bars(rows, kdims=["joint", hv.Dimension("controller", values=order)], vdims=[f"{kind}_error_mrad"])
     fig = "8" if kind == "peak" else "9"
     top = max(r[2] for r in rows)
-    return bars.opts(color=hv.dim("controller").categorize(CONTROLLER_COLORS), ylabel=f"{kind} error [mrad]",
-                     xlabel="", title=title or f"Fig. {fig}: {kind} joint position errors", fig_inches=(5.5, 4.0),
+    name = {"rms": "RMS"}.get(kind, kind)
+    return bars.opts(color=hv.dim("controller").categorize(CONTROLLER_COLORS), ylabel=f"{name} error [mrad]",
+                     xlabel="", title=title or f"Fig. {fig}: {name} joint position errors", fig_inches=(5.5, 4.0),
                      aspect=1.4, show_legend=False, ylim=(0.0, top * 1.08))
 
 
@@ -240,7 +247,7 @@ def setpoint_panel(ds: xr.Dataset, var: str, window: tuple[float, float], title:
     ys = [c_.dimension_values(1) for c_ in curves]
     return hv.Overlay(curves).opts(xlabel="t [s]", ylabel=label[0], **style.LEGEND_INSIDE, legend_cols=2,
                                    title=title or f"Fig. 10{label[1]}: set-points", fig_inches=(9.0, 3.0), aspect=3.5,
-                                   xlim=(float(t[0]), float(t[-1])), ylim=style.limits(*ys, margin=0.12))
+                                   xlim=(float(t[0]), float(t[-1])), ylim=_headroom(style.limits(*ys, margin=0.08)))
 
 
 def error_panel(ds: xr.Dataset, controller: str, window: tuple[float, float], letter: str, title: str = "") -> Any:
@@ -257,7 +264,7 @@ def error_panel(ds: xr.Dataset, controller: str, window: tuple[float, float], le
     return hv.Overlay(curves).opts(xlabel="t [s]", ylabel="q_sp - q [mrad]", **style.LEGEND_INSIDE, legend_cols=2,
                                    title=title or f"Fig. 10{letter}: joint errors, {controller}", fig_inches=(9.0, 3.0),
                                    aspect=3.5, xlim=(float(t[0]), float(t[-1])),
-                                   ylim=style.limits(*ys, include=[0.0], margin=0.12))
+                                   ylim=_headroom(style.limits(*ys, include=[0.0], margin=0.08)))
 
 
 def fig10_panels(recs: Mapping[str, xr.Dataset], window: tuple[float, float]) -> dict[str, Any]:
@@ -380,8 +387,9 @@ def parameter_history(histories: Mapping[str, xr.Dataset], params: Sequence[str]
     samples from ``pi = (1, 0)`` swing widely); the transient runs off the top/bottom. The cold
     run is drawn wider, under the warm one, so neither hides the other; ``truth`` (parameter ->
     the twin's true value) is drawn in the "truth" role (green), the convergence times as
-    labelled dotted lines, and ``paper_time_s`` (the paper's convergence time, if it gives one)
-    in the "paper" role (dashed vermillion). The legend goes below the axes.
+    labelled dotted lines, and ``paper_time_s`` (the paper's convergence time [s], if it gives one
+    and the run lasts that long) in the "paper" role (dashed vermillion). The legend goes below
+    the axes.
     """
     hv = _hv()
     layers = []
@@ -416,7 +424,7 @@ def parameter_history(histories: Mapping[str, xr.Dataset], params: Sequence[str]
                 layers.append(hv.Curve(([tc, tc], [lo - pad, hi + pad]), "t_s", "estimate",
                                        label=f"converged ({state}): {tc:.2f} s").opts(
                     color=STATE_COLORS.get(state, _C[5]), linestyle="dotted", linewidth=1.4))
-    if paper_time_s is not None and np.isfinite(paper_time_s):
+    if paper_time_s is not None and np.isfinite(paper_time_s) and paper_time_s <= t_end:  # not past the run's end
         layers.append(hv.Curve(([paper_time_s, paper_time_s], [lo - pad, hi + pad]), "t_s", "estimate",
                                label=f"the paper's convergence time ({paper_time_s:g} s)").opts(**style.role("paper")))
     n_items = sum(1 for layer in layers if layer.label)
