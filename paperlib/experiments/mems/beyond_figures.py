@@ -10,10 +10,21 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from paperlib.figures import style
+
 __all__ = ["imu_vs_encoder", "sweeps", "model_selection", "calibration", "friction_band"]
 
-VARIANT_COLORS = {"imu": "#1f77b4", "encoder:kalman": "#d62728", "encoder:observer": "#ff7f0e"}
+# Kinematics sources are no colour role of the compendium's style: they take its Okabe-Ito cycle.
+VARIANT_COLORS = {"imu": style.CYCLE[1], "encoder:kalman": style.CYCLE[0], "encoder:observer": style.CYCLE[2]}
 TAG = "beyond the paper"
+
+
+def _letters(axes: Any) -> None:
+    """Panel letters A, B, ... above each panel's top-left corner, clear of the data (as :func:`style.layout_opts`)."""
+    x, y = style.layout_opts()["sublabel_position"]
+    for i, ax in enumerate(np.ravel(axes)):
+        ax.text(x, y, chr(ord("A") + i), transform=ax.transAxes, fontsize=11, fontweight="bold", ha="right",
+                va="bottom")
 
 
 def _plt():
@@ -44,15 +55,18 @@ def imu_vs_encoder(campaign: Mapping[str, Sequence[Mapping[str, Any]]], labels: 
                 x = pos + 0.08 * rng.standard_normal(len(g))
                 ax.plot(x, g, "o", ms=3.5, alpha=0.6, color=VARIANT_COLORS.get(lab, "0.4"))
                 if len(g):
-                    ax.hlines(np.median(g), pos - 0.3, pos + 0.3, color="k", lw=1.8)
-                ticks.append((pos, f"{lab}\n" + (f"joint {gi + 1}" if len(groups) > 1 else "")))
+                    ax.hlines(np.median(g), pos - 0.3, pos + 0.3, color=style.ROLES["measured"]["color"], lw=1.8)
+                name = lab.replace(":", "\n")  # "encoder\nkalman": the labels of neighbours must not collide
+                ticks.append((pos, f"{name}\n" + (f"joint {gi + 1}" if len(groups) > 1 else "")))
                 pos += 1
             pos += 0.5
         ax.set_xticks([t[0] for t in ticks], [t[1] for t in ticks], fontsize=7)
         ax.set_ylabel(ylab)
         ax.grid(alpha=0.3, axis="y")
+        ax.grid(False, axis="x")
     n = len(next(iter(campaign.values())))
     fig.suptitle(f"IMU vs encoder-only kinematics, same EWR-RLS (model 3), {n} twin runs ({TAG}); bar = median")
+    _letters(axes)
     fig.tight_layout()
     return fig
 
@@ -71,7 +85,7 @@ def sweeps(summary: Mapping[str, Mapping[str, Any]], counts: Sequence[int], nati
         ys = [score(summary[lb]) for lb in labs]
         ax = axes[row, 0]
         ax.semilogx(cs, ys, "o-", color=VARIANT_COLORS["encoder:kalman"], label="encoder (Kalman), median of seeds")
-        ax.axvline(native_counts, color="0.6", lw=0.8, ls=":", label=f"the twin's encoder ({native_counts})")
+        ax.axvline(native_counts, **style.role("reference"), label=f"the twin's encoder ({native_counts})")
         ax.axhline(score(summary["imu"]), color=VARIANT_COLORS["imu"], ls="--", label="IMU as recorded")
         ax.set_xlabel("encoder counts per motor revolution (gear 10:1)")
         ax.set_ylabel(lab)
@@ -89,6 +103,7 @@ def sweeps(summary: Mapping[str, Mapping[str, Any]], counts: Sequence[int], nati
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
     fig.suptitle(f"Where the IMU pays off: encoder resolution and IMU noise sweeps ({TAG})")
+    _letters(axes)
     fig.tight_layout()
     return fig
 
@@ -100,23 +115,28 @@ def model_selection(sel: Mapping[str, Any], knee_choice: int | None, paper_choic
     fig, axes = plt.subplots(1, 2, figsize=(11.5, 4.0))
     x = np.arange(len(cands))
     w = 0.2
+    colours = (style.CYCLE[0], style.CYCLE[1], style.CYCLE[2], style.CYCLE[5])  # no yellow: too pale on white
     for i, crit in enumerate(("aic", "bic", "aic_eff", "bic_eff")):
         vals = np.array([sel["candidates"][c][crit] for c in cands])
-        axes[0].bar(x + (i - 1.5) * w, vals - vals.min(), w, label=f"{crit} (pick: {sel['picks'][crit]})")
+        axes[0].bar(x + (i - 1.5) * w, vals - vals.min(), w, color=colours[i],
+                    label=f"{crit} (pick: {sel['picks'][crit]})")
     axes[0].set_yscale("symlog", linthresh=10)
     axes[0].set_xticks(x, [f"({c})\n{sel['candidates'][c]['n_params']} par." for c in cands])
     axes[0].set_ylabel("criterion - lowest")
     axes[0].legend(fontsize=7)
     cv = np.array([sel["candidates"][c]["cv_mse_Nm2"] for c in cands])
     se = np.array([sel["candidates"][c]["cv_se_Nm2"] for c in cands])
-    axes[1].errorbar(x, cv, yerr=se, fmt="o", color="k", capsize=4)
+    axes[1].errorbar(x, cv, yerr=se, fmt="o", color=style.ROLES["measured"]["color"], capsize=4,
+                     label=f"held-out MSE +- 1 SE; one-SE rule picks ({sel['picks']['cv']})")
     axes[1].set_xticks(x, [f"({c})" for c in cands])
     axes[1].set_ylabel("blocked-CV held-out MSE [N^2 m^2]")
-    axes[1].set_title(f"CV (one-SE rule) picks ({sel['picks']['cv']})", fontsize=9)
+    axes[1].legend(fontsize=7, loc="best")
     for ax in axes:
         ax.grid(alpha=0.3, axis="y")
+        ax.grid(False, axis="x")
     fig.suptitle(f"Friction model by criterion: auto ({sel['criterion']}) picks ({sel['chosen']}), knee rule "
                  f"({knee_choice}), the paper ({paper_choice}) ({TAG})")
+    _letters(axes)
     fig.tight_layout()
     return fig
 
@@ -126,23 +146,24 @@ def calibration(table: Mapping[str, Any]) -> Any:
     plt = _plt()
     names = table["param_names"]
     x = np.arange(len(names))
-    fig, ax = plt.subplots(figsize=(12.0, 4.0))
-    ax.axhspan(90, 99, color="0.85", label="target 90-99 %")
-    ax.axhline(95, color="0.5", lw=0.8)
-    ax.plot(x - 0.1, 100 * np.asarray(table["coverage_std"]), "o", color="#1f77b4", mfc="none",
+    fig, ax = plt.subplots(figsize=(10.0, 5.0))
+    ax.axhspan(90, 99, color="0.9", label="target 90-99 %")
+    ax.axhline(95, **style.role("reference"))
+    ax.plot(x - 0.1, 100 * np.asarray(table["coverage_std"]), "o", color=style.CYCLE[1], mfc="none",
             label="truth (a) curve fit; std = sqrt(s^2 diag P)")
-    ax.plot(x - 0.1, 100 * np.asarray(table["coverage_std_corrected"]), "s", color="#1f77b4",
+    ax.plot(x - 0.1, 100 * np.asarray(table["coverage_std_corrected"]), "s", color=style.CYCLE[1],
             label="truth (a); std x sqrt(tau)")
     if "coverage_ideal_std" in table:
-        ax.plot(x + 0.1, 100 * np.asarray(table["coverage_ideal_std"]), "o", color="#d62728", mfc="none",
+        ax.plot(x + 0.1, 100 * np.asarray(table["coverage_ideal_std"]), "o", color=style.CYCLE[0], mfc="none",
                 label="truth (b) ideal sensors; std")
-        ax.plot(x + 0.1, 100 * np.asarray(table["coverage_ideal_std_corrected"]), "s", color="#d62728",
+        ax.plot(x + 0.1, 100 * np.asarray(table["coverage_ideal_std_corrected"]), "s", color=style.CYCLE[0],
                 label="truth (b); std x sqrt(tau)")
     ax.set_xticks(x, names, rotation=40, fontsize=8)
     ax.set_ylabel("seeds whose 95 % interval holds the truth [%]")
     ax.set_ylim(-3, 103)
-    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.32), ncol=3, frameon=False)
     ax.grid(alpha=0.3, axis="y")
+    ax.grid(False, axis="x")
     ax.set_title(f"Calibration of the EWR-RLS intervals over {table['n_seeds']} twin runs ({TAG})")
     fig.tight_layout()
     return fig
@@ -154,15 +175,19 @@ def friction_band(curves: Mapping[int, Mapping[str, np.ndarray]]) -> Any:
     fig, axes = plt.subplots(1, len(curves), figsize=(5.5 * len(curves), 4.0))
     axes = np.atleast_1d(axes)
     for ax, (j, c) in zip(axes, sorted(curves.items())):
-        ax.fill_between(c["v"], c["curve"] - c["half"], c["curve"] + c["half"], color="#d62728", alpha=0.25,
-                        label="95 % band (std x sqrt(tau))")
-        ax.plot(c["v"], c["curve"], color="#d62728", label="model (3), final estimate")
+        model = style.role("model")
+        ax.fill_between(c["v"], c["curve"] - c["half"], c["curve"] + c["half"], color=model["color"], alpha=0.2,
+                        lw=0, label="95 % band (std x sqrt(tau))")
+        ax.plot(c["v"], c["curve"], **model, label="model (3), final estimate")
         if "truth" in c:
-            ax.plot(c["v"], c["truth"], "k--", lw=1.2, label="the twin's true steady friction")
+            ax.plot(c["v"], c["truth"], **style.role("truth", linestyle="--"), label="the twin's true steady friction")
+        ax.set_xlim(float(np.min(c["v"])), float(np.max(c["v"])))
         ax.set_xlabel(f"qd{j} [rad/s]")
         ax.set_ylabel(f"tau_F,{j} [N m]")
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
     fig.suptitle(f"Friction curves with confidence bands ({TAG})")
+    if len(axes) > 1:
+        _letters(axes)
     fig.tight_layout()
     return fig

@@ -12,16 +12,23 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import xarray as xr
 
+from paperlib.figures import style
+
 __all__ = [
     "condition_map_joint", "condition_map_task", "model_order", "friction_velocity", "friction_time",
-    "error_bars", "setpoint_panel", "error_panel", "torque_shares", "friction_temperature", "parameter_history",
+    "error_bars", "setpoint_panel", "error_panel", "fig10_panels", "torque_shares", "friction_temperature",
+    "parameter_history", "PAPER_CONVERGENCE_S",
 ]
 
-MODEL_COLORS = {1: "#1b9e77", 2: "#d95f02", 3: "#7570b3", 4: "#e7298a", 5: "#66a61e"}
-CONTROLLER_COLORS = {"PD": "#d62728", "CTC": "#ff7f0e", "AC": "#1f77b4", "OPEN": "#7f7f7f"}
+# Series that play no colour role of the compendium's style (paperlib.figures.style) take its
+# Okabe-Ito cycle, never a role's colour: blue is a fitted model, green the twin's truth,
+# vermillion (dashed) a value from the paper, dark grey what was measured.
+_C = style.CYCLE  # orange, sky blue, reddish purple, yellow, black, grey
+MODEL_COLORS = {1: _C[4], 2: _C[1], 3: style.ROLES["model"]["color"], 4: _C[0], 5: _C[2]}
+CONTROLLER_COLORS = {"PD": _C[0], "CTC": _C[1], "AC": _C[2], "OPEN": _C[5]}
 JOINT_STYLES = {1: "solid", 2: "dashed"}
-STATE_COLORS = {"cold": "#1f77b4", "warm": "#d62728"}
-PART_COLORS = {"dynamic_ff": "#1f77b4", "friction_ff": "#ff7f0e", "feedback": "#2ca02c"}
+STATE_COLORS = {"cold": _C[1], "warm": _C[0]}
+PART_COLORS = {"dynamic_ff": _C[1], "friction_ff": _C[0], "feedback": _C[2]}
 PART_LABELS = {"dynamic_ff": "dynamic feed-forward", "friction_ff": "friction feed-forward", "feedback": "feedback"}
 SIZE = (5.5, 4.0)
 
@@ -36,14 +43,56 @@ def _hv():
 
 
 def _colorbar_hook(label: str):
-    """A holoviews hook adding a matplotlib colorbar beside the axes (holoviews' own misplaces it with a fixed aspect)."""
+    """A holoviews hook adding a matplotlib colorbar beside the axes, as tall as the axes.
+
+    holoviews' own colorbar is misplaced when the axes keep a fixed aspect; an axes divider
+    keeps the bar beside the (aspect-shrunk) axes. The map itself gets no grid.
+    """
     def hook(plot: Any, element: Any) -> None:
+        from mpl_toolkits.axes_grid1 import make_axes_locatable
+
         ax = plot.handles["axis"]
+        ax.grid(False)
         artist = plot.handles.get("artist")
         if artist is not None:
-            cb = ax.figure.colorbar(artist, ax=ax, shrink=0.8, pad=0.02)
+            cax = make_axes_locatable(ax).append_axes("right", size="3%", pad=0.08)
+            cb = ax.figure.colorbar(artist, cax=cax)
             cb.set_label(label)
+            cax.grid(False)
     return hook
+
+
+def _no_grid_hook(plot: Any, element: Any) -> None:
+    """A holoviews hook removing the style's grid from a map and its colorbars (lines across a colour scale mislead)."""
+    for ax in plot.handles["fig"].axes:
+        ax.grid(False)
+
+
+def _legend_below(ncol: int):
+    """A holoviews hook moving the legend below the axes, under the x label, in ``ncol`` columns.
+
+    holoviews' ``legend_position="bottom"`` puts the legend over the x label and, with several
+    columns, spreads the entries over the axes' width until their texts overlap; this keeps the
+    style's choice (legend below, no frame) with matplotlib's own column layout.
+    """
+    def hook(plot: Any, element: Any) -> None:
+        ax = plot.handles["axis"]
+        leg = ax.get_legend()
+        if leg is None:
+            return
+        handles, labels = list(leg.legend_handles), [t.get_text() for t in leg.get_texts()]
+        leg.remove()
+        # anchored at the axes' bottom edge and pushed down by a fixed distance in font sizes
+        # (clear of the tick labels and the x label whatever the axes' height)
+        ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol,
+                  borderaxespad=4.0, **style.LEGEND_BELOW["legend_opts"])
+    return hook
+
+
+def _headroom(lim: tuple[float, float], fraction: float = 0.25) -> tuple[float, float]:
+    """Axis limits ``lim`` with ``fraction`` of their span added on top: room for a legend inside a wide, flat panel."""
+    lo, hi = lim
+    return lo, hi + fraction * (hi - lo)
 
 
 def _closed(v: np.ndarray) -> np.ndarray:
@@ -67,7 +116,7 @@ def condition_map_joint(grid: xr.DataArray, polygon_vertices: np.ndarray, traj: 
         color="speed_rad_s", cmap="Blues", s=4, colorbar=True, clim=(0.0, float(traj["speed"].max())))
     return (img * poly * pts).opts(
         xlabel="q1 [deg]", ylabel="q2 [deg]", title=title or "Fig. 4a: condition index and trajectories (joint space)",
-        fig_inches=(7.5, 5.5), data_aspect=1)
+        fig_inches=(7.5, 5.5), data_aspect=1, hooks=[_no_grid_hook])
 
 
 def condition_map_task(ts: Mapping[str, Any], title: str = "") -> Any:
@@ -85,7 +134,7 @@ def condition_map_task(ts: Mapping[str, Any], title: str = "") -> Any:
     span = allp.max(axis=0) - allp.min(axis=0)
     return (bg * poly * pts).opts(xlabel="p_x [m]", ylabel="p_y [m]",
                                   title=title or "Fig. 4b: task space (reds: condition index as in 4a)",
-                                  fig_inches=(7.5, 5.5), aspect=float(span[0] / span[1]))
+                                  fig_inches=(7.5, 4.4), aspect=float(span[0] / span[1]))
 
 
 # -- Fig. 5 --------------------------------------------------------------------------------------
@@ -106,13 +155,14 @@ def model_order(study: xr.Dataset, chosen: int | None = None, title: str = "", z
         lbl = (f"model ({m}), {int(study['n_params'].sel(model=m))} par." + (" <- chosen by the rule" if chosen == m else "")
                + (" (the paper's choice)" if m == 3 else ""))
         curves.append(hv.Curve((t[ok], rho[ok]), "t_s", "rho_rms_Nm", label=lbl).opts(
-            color=MODEL_COLORS.get(m, "black"), linewidth=2.5 if chosen == m else 1.5))
+            color=MODEL_COLORS.get(m, _C[5]), linewidth=2.6 if chosen == m else 1.4))
     late = study["rho_rms"].values[:, t >= zoom_after_fraction * t[-1]]
     lo, hi = float(np.nanmin(late)), float(np.nanmax(late))
     pad = 0.15 * (hi - lo) if hi > lo else 0.1 * abs(hi) + 1e-12
-    return hv.Overlay(curves).opts(xlabel="t [s]", ylabel="rho_rms [N m]", legend_position="right",
+    return hv.Overlay(curves).opts(xlabel="t [s]", ylabel="rho_rms [N m]", hooks=[_legend_below(2)],
                                    title=title or "Fig. 5: RMS estimation residual by friction model",
-                                   fig_inches=(9.0, 4.0), aspect=2.0, ylim=(lo - pad, hi + pad), fontscale=1.1)
+                                   fig_inches=(7.0, 4.6), aspect=2.0, ylim=(lo - pad, hi + pad),
+                                   xlim=(0.0, float(t[-1])))
 
 
 # -- Figs. 6-7 -----------------------------------------------------------------------------------
@@ -125,17 +175,22 @@ def friction_velocity(comp: xr.Dataset, joint: int, truth_curve: tuple[np.ndarra
     n = c.sizes["time"]
     step = max(1, n // max_points)
     qd = c["qd"].values[::step]
-    meas = hv.Scatter((qd, c["Q_F_meas"].values[::step]), "qd_rad_s", "Q_F_Nm", label="from drive torque and IMU (eq. 51)").opts(
-        color="#1f77b4", s=3, alpha=0.35)
-    model = hv.Scatter((qd, c["Q_F_model"].values[::step]), "qd_rad_s", "Q_F_Nm", label="model (3), estimate at t").opts(
-        color="#d62728", s=3, alpha=0.6)
-    layers = [meas, model]
+    q_meas, q_model = c["Q_F_meas"].values[::step], c["Q_F_model"].values[::step]
+    meas = hv.Scatter((qd, q_meas), "qd_rad_s", "Q_F_Nm", label="measured: drive torque and IMU (eq. 51)").opts(
+        color=style.ROLES["raw"]["color"], s=3, alpha=0.5)
+    model = hv.Scatter((qd, q_model), "qd_rad_s", "Q_F_Nm", label="model (3), estimate at t (eq. 11)").opts(
+        color=style.ROLES["model"]["color"], s=5, alpha=0.6)
+    layers = [meas]
     if truth_curve is not None and len(truth_curve[0]):
         layers.append(hv.Curve(truth_curve, "qd_rad_s", "Q_F_Nm", label="the twin's true friction (binned mean)").opts(
-            color="black", linewidth=1.5))
-    return hv.Overlay(layers).opts(xlabel=f"qd{joint} [rad/s]", ylabel=f"Q_F,{joint} [N m]", legend_position="top_right",
+            **style.role("truth")))
+    layers.append(model)
+    # friction opposes the motion: the data fill the upper-left and lower-right quadrants, and the
+    # labels are too long for the empty corners: the legend goes below
+    return hv.Overlay(layers).opts(xlabel=f"qd{joint} [rad/s]", ylabel=f"Q_F,{joint} [N m]", hooks=[_legend_below(1)],
                                    title=title or f"Fig. 6{'ab'[joint - 1]}: friction vs velocity, joint {joint}",
-                                   fig_inches=(6.5, 4.5), aspect=1.4)
+                                   fig_inches=(6.0, 4.5), aspect=1.4, xlim=style.limits(qd, margin=0.03),
+                                   ylim=style.limits(np.percentile(q_meas, [0.5, 99.5]), q_model, margin=0.05))
 
 
 def friction_time(comp: xr.Dataset, joint: int, window: tuple[float, float], title: str = "") -> Any:
@@ -143,15 +198,17 @@ def friction_time(comp: xr.Dataset, joint: int, window: tuple[float, float], tit
     hv = _hv()
     c = comp.sel(joint=joint).sel(time=slice(*window))
     t = c["time"].values
-    meas = hv.Curve((t, c["Q_m"].values), "t_s", "Q_m_Nm", label="Q_m from the drive torque (eq. 7)").opts(
-        color="#1f77b4", linewidth=1.2)
+    meas = hv.Curve((t, c["Q_m"].values), "t_s", "Q_m_Nm", label="measured: Q_m from the drive torque (eq. 7)").opts(
+        **style.role("measured", linewidth=2.4))
     pred = hv.Curve((t, c["Q_m_pred"].values), "t_s", "Q_m_Nm", label="prediction: dynamics + friction model").opts(
-        color="#d62728", linewidth=1.0, linestyle="dashed")
+        **style.role("model", linewidth=1.0))
     dyn = hv.Curve((t, -c["Q_I"].values), "t_s", "Q_m_Nm", label="frictionless dynamics only").opts(
-        color="#7f7f7f", linewidth=0.8, alpha=0.7)
-    return (dyn * meas * pred).opts(xlabel="t [s]", ylabel=f"Q_m,{joint} [N m]", legend_position="bottom",
+        color=_C[0], linewidth=0.8)
+    return (dyn * meas * pred).opts(xlabel="t [s]", ylabel=f"Q_m,{joint} [N m]", hooks=[_legend_below(3)],
                                     title=title or f"Fig. 7{'ab'[joint - 1]}: motor torque components, joint {joint}",
-                                    fig_inches=(10.0, 3.6), aspect=3.2, fontscale=1.2)
+                                    fig_inches=(9.0, 3.8), aspect=3.2, xlim=(float(t[0]), float(t[-1])),
+                                    ylim=style.limits(c["Q_m"].values, c["Q_m_pred"].values, -c["Q_I"].values,
+                                                      margin=0.04))
 
 
 # -- Figs. 8-11 ----------------------------------------------------------------------------------
@@ -166,9 +223,11 @@ def error_bars(metrics: xr.Dataset, kind: str, title: str = "") -> Any:
     order = [c for c in ("PD", "CTC", "AC", "OPEN") if c in metrics["controller"].values]
     bars = hv.Bars(rows, kdims=["joint", hv.Dimension("controller", values=order)], vdims=[f"{kind}_error_mrad"])
     fig = "8" if kind == "peak" else "9"
-    return bars.opts(color=hv.dim("controller").categorize(CONTROLLER_COLORS), ylabel=f"{kind} error [mrad]",
-                     xlabel="", title=title or f"Fig. {fig}: {kind} joint position errors", fig_inches=(6.0, 4.0),
-                     aspect=1.4, show_legend=False)
+    top = max(r[2] for r in rows)
+    name = {"rms": "RMS"}.get(kind, kind)
+    return bars.opts(color=hv.dim("controller").categorize(CONTROLLER_COLORS), ylabel=f"{name} error [mrad]",
+                     xlabel="", title=title or f"Fig. {fig}: {name} joint position errors", fig_inches=(5.5, 4.0),
+                     aspect=1.4, show_legend=False, ylim=(0.0, top * 1.08))
 
 
 def setpoint_panel(ds: xr.Dataset, var: str, window: tuple[float, float], title: str = "") -> Any:
@@ -183,10 +242,12 @@ def setpoint_panel(ds: xr.Dataset, var: str, window: tuple[float, float], title:
         if var == "q_sp":
             y = np.degrees(y)
         curves.append(hv.Curve((t, y), "t_s", var + ("_deg" if var == "q_sp" else ""), label=f"joint {int(j)}").opts(
-            linestyle=JOINT_STYLES.get(int(j), "solid"), color="black" if int(j) == 1 else "#7f7f7f"))
-    return hv.Overlay(curves).opts(xlabel="t [s]", ylabel=label[0], legend_position="right",
-                                   title=title or f"Fig. 10{label[1]}: set-points", fig_inches=(10.0, 3.0), aspect=3.5,
-                                   fontscale=1.2)
+            **style.role("measured", linestyle=JOINT_STYLES.get(int(j), "solid"), linewidth=1.2,
+                         color=style.ROLES["measured"]["color"] if int(j) == 1 else _C[5])))
+    ys = [c_.dimension_values(1) for c_ in curves]
+    return hv.Overlay(curves).opts(xlabel="t [s]", ylabel=label[0], **style.LEGEND_INSIDE, legend_cols=2,
+                                   title=title or f"Fig. 10{label[1]}: set-points", fig_inches=(9.0, 3.0), aspect=3.5,
+                                   xlim=(float(t[0]), float(t[-1])), ylim=_headroom(style.limits(*ys, margin=0.08)))
 
 
 def error_panel(ds: xr.Dataset, controller: str, window: tuple[float, float], letter: str, title: str = "") -> Any:
@@ -198,10 +259,28 @@ def error_panel(ds: xr.Dataset, controller: str, window: tuple[float, float], le
     for j in c["joint"].values:
         e = 1e3 * (c["q_sp"].sel(joint=j).values - c["q"].sel(joint=j).values)
         curves.append(hv.Curve((t, e), "t_s", "error_mrad", label=f"joint {int(j)}").opts(
-            color=CONTROLLER_COLORS.get(controller, "black"), linestyle=JOINT_STYLES.get(int(j), "solid")))
-    return hv.Overlay(curves).opts(xlabel="t [s]", ylabel="q_sp - q [mrad]", legend_position="right",
-                                   title=title or f"Fig. 10{letter}: joint errors, {controller}", fig_inches=(10.0, 3.0),
-                                   aspect=3.5, fontscale=1.2)
+            color=CONTROLLER_COLORS.get(controller, _C[5]), linestyle=JOINT_STYLES.get(int(j), "solid"), linewidth=1.1))
+    ys = [c_.dimension_values(1) for c_ in curves]
+    return hv.Overlay(curves).opts(xlabel="t [s]", ylabel="q_sp - q [mrad]", **style.LEGEND_INSIDE, legend_cols=2,
+                                   title=title or f"Fig. 10{letter}: joint errors, {controller}", fig_inches=(9.0, 3.0),
+                                   aspect=3.5, xlim=(float(t[0]), float(t[-1])),
+                                   ylim=_headroom(style.limits(*ys, include=[0.0], margin=0.08)))
+
+
+def fig10_panels(recs: Mapping[str, xr.Dataset], window: tuple[float, float]) -> dict[str, Any]:
+    """Fig. 10's six panels over ``window`` [s]: set-points of the AC run (a-c), errors of PD, CTC, AC (d-f).
+
+    Returns
+    -------
+    dict
+        File stem -> holoviews object (``fig10a_setpoint_acceleration`` ... ``fig10f_errors_ac``).
+    """
+    return {"fig10a_setpoint_acceleration": setpoint_panel(recs["AC"], "qdd_sp", window),
+            "fig10b_setpoint_velocity": setpoint_panel(recs["AC"], "qd_sp", window),
+            "fig10c_setpoint_position": setpoint_panel(recs["AC"], "q_sp", window),
+            "fig10d_errors_pd": error_panel(recs["PD"], "PD", window, "d"),
+            "fig10e_errors_ctc": error_panel(recs["CTC"], "CTC", window, "e"),
+            "fig10f_errors_ac": error_panel(recs["AC"], "AC", window, "f")}
 
 
 #: The paper's Fig. 11 shares [%] per motor: dynamic feed-forward, friction feed-forward, feedback (upper bound).
@@ -222,43 +301,95 @@ def torque_shares(shares: xr.DataArray, title: str = "", paper: Mapping[int, Seq
     said = "; ".join("motor {}: {:.0f} / {:.0f} / < {:.0f} %".format(int(j), *paper[int(j)])
                      for j in shares["joint"].values if int(j) in paper)
     return bars.opts(stacked=True, color=hv.dim("part").categorize(colors), ylabel="share of RMS torque [%]",
-                     xlabel=f"the paper (dynamic / friction / feedback): {said}" if said else "", ylim=(0, 100),
-                     title=title or "Fig. 11: torque shares under AC (RMS)",
-                     fig_inches=(8.0, 4.5), aspect=1.0, legend_position="right", show_legend=True)
+                     xlabel="", ylim=(0, 100), title=title or "Fig. 11: torque shares under AC (RMS)",
+                     fig_inches=(5.5, 5.0), aspect=1.0, show_legend=True,
+                     hooks=[_paper_split_hook(paper, said)])
+
+
+def _paper_split_hook(paper: Mapping[int, Sequence[float]], said: str):
+    """A holoviews hook drawing the paper's split of each motor's torque (Fig. 11) over its stacked bar.
+
+    The boundaries dynamic | friction and friction | feedback the paper gives (``paper``: motor ->
+    shares [%]) are drawn as the compendium's "paper" role (dashed vermillion) across each bar;
+    the legend goes below the axes and names the paper's numbers (``said``).
+    """
+    def hook(plot: Any, element: Any) -> None:
+        from matplotlib.lines import Line2D
+
+        ax = plot.handles["axis"]
+        drawn = False
+        for x, lab in zip(ax.get_xticks(), ax.get_xticklabels()):
+            words = lab.get_text().split()
+            if not words or not words[-1].isdigit() or int(words[-1]) not in paper:
+                continue
+            dyn, fric = paper[int(words[-1])][:2]
+            paper_line = style.role("paper", linewidth=1.8)
+            ax.hlines([dyn, dyn + fric], x - 0.4, x + 0.4, colors=paper_line["color"],
+                      linestyles=paper_line["linestyle"], linewidth=paper_line["linewidth"], zorder=5)
+            drawn = True
+        leg = ax.get_legend()
+        handles = list(leg.legend_handles) if leg is not None else []
+        labels = [t.get_text() for t in leg.get_texts()] if leg is not None else []
+        if drawn:
+            handles.append(Line2D([], [], **style.role("paper", linewidth=1.8)))
+            labels.append(f"the paper's split ({said})" if said else "the paper's split")
+        if leg is not None:
+            leg.remove()
+        ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=1,
+                  **style.LEGEND_BELOW["legend_opts"])
+    return hook
 
 
 # -- Figs. 12-15 ---------------------------------------------------------------------------------
 
 def friction_temperature(comps: Mapping[str, xr.Dataset], curves: Mapping[str, tuple[np.ndarray, np.ndarray]],
                          joint: int, temperatures: Mapping[str, float], max_points: int = 15000, title: str = "") -> Any:
-    """Fig. 12: friction vs velocity at room temperature (blue) and after the warm-up (red): points (eq. 51) and model curves."""
+    """Fig. 12: friction vs velocity at room temperature and after the warm-up: points (eq. 51) and model curves.
+
+    Each state has its colour (:data:`STATE_COLORS`): light points for the eq.-51 friction, a
+    thick line of the same colour (edged in black, so it reads as the fit) for the final model.
+    """
     hv = _hv()
-    layers = []
+    layers, xs, ys = [], [], []
     for state, comp in comps.items():
         c = comp.sel(joint=joint)
         step = max(1, c.sizes["time"] // max_points)
         T = temperatures.get(state, float("nan"))
         lbl = f"{state} ({T:.0f} C)" if np.isfinite(T) else state
-        layers.append(hv.Scatter((c["qd"].values[::step], c["Q_F_meas"].values[::step]), "qd_rad_s", "Q_F_Nm",
-                                 label=f"eq. 51, {lbl}").opts(color=STATE_COLORS.get(state, "black"), s=2, alpha=0.25))
+        x, y = c["qd"].values[::step], c["Q_F_meas"].values[::step]
+        xs.append(x)
+        ys.append(np.percentile(y, [0.5, 99.5]))
+        layers.append(hv.Scatter((x, y), "qd_rad_s", "Q_F_Nm", label=f"eq. 51, {lbl}").opts(
+            color=STATE_COLORS.get(state, _C[5]), s=2, alpha=0.3))
     for state, (v, f) in curves.items():
+        layers.append(hv.Curve((v, f), "qd_rad_s", "Q_F_Nm").opts(color="black", linewidth=3.4))
         layers.append(hv.Curve((v, f), "qd_rad_s", "Q_F_Nm", label=f"model (3), {state}").opts(
-            color=STATE_COLORS.get(state, "black"), linewidth=2))
-    return hv.Overlay(layers).opts(xlabel=f"qd{joint} [rad/s]", ylabel=f"Q_F,{joint} [N m]", legend_position="top_right",
+            color=STATE_COLORS.get(state, _C[5]), linewidth=2.0))
+        ys.append(f)
+    return hv.Overlay(layers).opts(xlabel=f"qd{joint} [rad/s]", ylabel=f"Q_F,{joint} [N m]",
+                                   **{**style.LEGEND_INSIDE, "legend_position": "bottom_left"},
                                    title=title or f"Fig. 12{'ab'[joint - 1]}: friction at two temperatures, joint {joint}",
-                                   fig_inches=(6.5, 4.5), aspect=1.4)
+                                   fig_inches=(6.0, 4.5), aspect=1.4, xlim=style.limits(*xs, margin=0.03),
+                                   ylim=style.limits(*ys, margin=0.05))
+
+
+#: The paper's convergence times [s] (Sec. 3.3, Figs. 13-15): drive gains "in less than 5 s",
+#: friction orders 0-1 "after around 15 s" (read off the figures, no rule stated).
+PAPER_CONVERGENCE_S = {"pi_pds": 5.0, "pi_F_low": 15.0}
 
 
 def parameter_history(histories: Mapping[str, xr.Dataset], params: Sequence[str], ylabel: str, title: str,
                       conv_times: Mapping[str, float] | None = None, zoom_after_s: float = 1.0,
-                      truth: Mapping[str, float] | None = None) -> Any:
+                      truth: Mapping[str, float] | None = None, paper_time_s: float | None = None) -> Any:
     """Figs. 13-15: estimate histories of selected parameters, cold (blue) and warm (red), joint 1 solid, 2 dashed.
 
     The vertical range is that of the estimates after ``zoom_after_s`` seconds (the first
     samples from ``pi = (1, 0)`` swing widely); the transient runs off the top/bottom. The cold
     run is drawn wider, under the warm one, so neither hides the other; ``truth`` (parameter ->
-    the twin's true value) is drawn as thin black lines, and the convergence times as labelled
-    dotted lines.
+    the twin's true value) is drawn in the "truth" role (green), the convergence times as
+    labelled dotted lines, and ``paper_time_s`` (the paper's convergence time [s], if it gives one
+    and the run lasts that long) in the "paper" role (dashed vermillion). The legend goes below
+    the axes.
     """
     hv = _hv()
     layers = []
@@ -278,20 +409,25 @@ def parameter_history(histories: Mapping[str, xr.Dataset], params: Sequence[str]
             j = int(name.split(",")[1])
             wide = state == "cold"
             layers.append(hv.Curve((t, h["theta"].sel(param=name).values), "t_s", "estimate", label=f"{name} ({state})").opts(
-                color=STATE_COLORS.get(state, "black"), linestyle=JOINT_STYLES.get(j, "solid"),
+                color=STATE_COLORS.get(state, _C[5]), linestyle=JOINT_STYLES.get(j, "solid"),
                 linewidth=2.6 if wide else 1.1, alpha=0.55 if wide else 1.0))
     t_end = max(float(h["t"].values[-1] - h["t"].values[0]) for h in histories.values())
     for name, value in (truth or {}).items():
         if name in params and np.isfinite(value):
             lo, hi = min(lo, value), max(hi, value)
             layers.append(hv.Curve(([0.0, t_end], [value, value]), "t_s", "estimate", label=f"{name}: twin's truth").opts(
-                color="black", linewidth=0.8, linestyle=JOINT_STYLES.get(int(name.split(",")[1]), "solid")))
+                **style.role("truth", linewidth=1.0, linestyle=JOINT_STYLES.get(int(name.split(",")[1]), "solid"))))
     pad = 0.1 * (hi - lo) if np.isfinite(hi - lo) and hi > lo else 1.0
     if conv_times:
         for state, tc in conv_times.items():
             if tc is not None and np.isfinite(tc):
                 layers.append(hv.Curve(([tc, tc], [lo - pad, hi + pad]), "t_s", "estimate",
                                        label=f"converged ({state}): {tc:.2f} s").opts(
-                    color=STATE_COLORS.get(state, "black"), linestyle="dotted", linewidth=1.2))
-    return hv.Overlay(layers).opts(xlabel="t [s]", ylabel=ylabel, legend_position="right", title=title,
-                                   fig_inches=(10.0, 3.8), aspect=3.0, ylim=(lo - pad, hi + pad), fontscale=1.2)
+                    color=STATE_COLORS.get(state, _C[5]), linestyle="dotted", linewidth=1.4))
+    if paper_time_s is not None and np.isfinite(paper_time_s) and paper_time_s <= t_end:  # not past the run's end
+        layers.append(hv.Curve(([paper_time_s, paper_time_s], [lo - pad, hi + pad]), "t_s", "estimate",
+                               label=f"the paper's convergence time ({paper_time_s:g} s)").opts(**style.role("paper")))
+    n_items = sum(1 for layer in layers if layer.label)
+    return hv.Overlay(layers).opts(xlabel="t [s]", ylabel=ylabel, hooks=[_legend_below(min(4, n_items))],
+                                   title=title, fig_inches=(9.0, 4.2), aspect=3.0, ylim=(lo - pad, hi + pad),
+                                   xlim=(0.0, t_end))

@@ -34,7 +34,7 @@ import xarray as xr
 from paperlib.friction import FrictionModel, table4_model
 
 __all__ = ["estimate_history", "steady_state", "lagrangian_components", "fit_quality",
-           "model_friction_curve", "binned_curve"]
+           "model_friction_curve", "binned_curve", "twin_truth_curve", "fit_results"]
 
 
 def estimate_history(ds: xr.Dataset, model: int | FrictionModel = 3, *, prefer_recorded: bool = True,
@@ -217,3 +217,64 @@ def binned_curve(x: np.ndarray, y: np.ndarray, edges: np.ndarray, min_count: int
             centres.append(0.5 * (edges[b] + edges[b + 1]))
             means.append(float(np.mean(y[sel])))
     return np.asarray(centres), np.asarray(means)
+
+
+def twin_truth_curve(fit: xr.Dataset, joint: int, n_bins: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The twin's true friction of one joint as a binned mean over its velocity (Fig. 6's truth line).
+
+    Parameters
+    ----------
+    fit : xarray.Dataset
+        Components of :func:`lagrangian_components` (variables ``qd`` [rad/s] and, for a twin
+        recording, ``tau_F_true`` [N m]; dims ``time``, ``joint``).
+    joint : int
+        Active joint (1 or 2).
+    n_bins : int
+        Number of bin edges, spread evenly over ``[-max|qd|, max|qd|]``.
+
+    Returns
+    -------
+    (v, tau) : tuple of ndarray, or None
+        Bin centres [rad/s] and mean true friction [N m] (see :func:`binned_curve`); None when
+        the recording carries no truth (the robot's, or an archive without it).
+    """
+    if "tau_F_true" not in fit:
+        return None
+    v = fit["qd"].sel(joint=joint).values
+    edges = np.linspace(-np.abs(v).max(), np.abs(v).max(), n_bins)
+    return binned_curve(v, fit["tau_F_true"].sel(joint=joint).values, edges)
+
+
+def fit_results(ds: xr.Dataset, history: xr.Dataset, fit: xr.Dataset, quality: dict[str, Any],
+                window: tuple[float, float]) -> dict[str, Any]:
+    """The numbers notebook 03 writes: steady estimate, fit quality, the spans of Figs. 6 and 7.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        The recording (its ``source`` and, for the twin, its truth are read from the attrs).
+    history : xarray.Dataset
+        :func:`estimate_history` of the recording.
+    fit : xarray.Dataset
+        The components shown in Fig. 6 (after the estimate converged).
+    quality : dict
+        :func:`fit_quality` of ``fit``.
+    window : (float, float)
+        Fig. 7's time span [s].
+
+    Returns
+    -------
+    dict
+        ``pi_pds_bar`` [1] and ``pi_F_final`` (model units) from :func:`steady_state`, the
+        parameter names, ``fit_quality``, ``fig7_window_s``, ``fig6_start_s`` [s],
+        ``estimate_from`` and, for twin recordings, ``twin_true_pi_pds``.
+    """
+    from paperlib import recordings as rec
+
+    final = steady_state(history)
+    results = {"estimate_from": history.attrs["estimate_from"], "pi_pds_bar": final[:2], "pi_F_final": final[2:],
+               "param_names": [str(p) for p in history["param"].values], "fit_quality": quality,
+               "fig7_window_s": window, "fig6_start_s": float(fit.time[0])}
+    if ds.attrs.get("source") == "twin" and "truth" in ds.attrs:
+        results["twin_true_pi_pds"] = rec.truth(ds).get("pi_pds")
+    return results

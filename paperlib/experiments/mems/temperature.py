@@ -28,7 +28,8 @@ import xarray as xr
 from paperlib.friction import FrictionModel, table4_model
 
 __all__ = ["DEFAULT_TOLERANCES", "settling_time", "convergence_times", "temperature_summary",
-           "criterion_text"]
+           "criterion_text", "mean_temperatures", "final_friction_curves", "history_groups", "twin_drive_gains",
+           "run_results"]
 
 #: Relative bands of the convergence criterion, per group (see module docstring).
 DEFAULT_TOLERANCES: dict[str, float] = {"pi_pds": 0.02, "pi_F_low": 0.10, "pi_F_high": 0.10, "rho_rms": 0.10,
@@ -163,3 +164,103 @@ def temperature_summary(cold: Mapping[str, Any], warm: Mapping[str, Any], model:
         out["quadratic_negative"] = {s: bool(all(x < 0 for x in out["quadratic_coefficients"][s].values()))
                                      for s in ("cold", "warm")}
     return out
+
+
+def mean_temperatures(recs: Mapping[str, xr.Dataset]) -> dict[str, list[float]]:
+    """Mean gearbox temperature [degC] of each joint over each run (NaN when a run logs none).
+
+    Parameters
+    ----------
+    recs : mapping state -> xarray.Dataset
+        Recordings (variable ``temperature``, dims ``time``, ``joint``).
+
+    Returns
+    -------
+    dict state -> list of float
+        One mean per joint.
+    """
+    return {s: (np.nanmean(recs[s]["temperature"].values, axis=0).tolist() if "temperature" in recs[s]
+                else [np.nan, np.nan]) for s in recs}
+
+
+def final_friction_curves(comps: Mapping[str, xr.Dataset], finals: Mapping[str, np.ndarray],
+                          model: int | FrictionModel, joint: int, n: int = 201) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Friction curve of each state's final estimate over the velocities both runs reached (Fig. 12).
+
+    Parameters
+    ----------
+    comps : mapping state -> xarray.Dataset
+        Components with ``qd`` [rad/s] (from ``friction_fits.lagrangian_components``).
+    finals : mapping state -> ndarray
+        Steady estimates ``[pi_pds (2), pi_F ...]``.
+    model : int or FrictionModel
+        Table-4 model of the estimates.
+    joint : int
+        Active joint (1 or 2).
+    n : int
+        Points of each curve, spread evenly over ``[-v_max, v_max]``.
+
+    Returns
+    -------
+    dict state -> (v [rad/s], tau_F [N m])
+    """
+    from paperlib.experiments.mems.friction_fits import model_friction_curve
+
+    vmax = max(float(np.abs(c["qd"].sel(joint=joint)).max()) for c in comps.values())
+    v = np.linspace(-vmax, vmax, n)
+    return {s: (v, model_friction_curve(model, finals[s][2:], v, joint)) for s in finals}
+
+
+def history_groups(names: list[str]) -> dict[str, tuple[list[str], str, str, str]]:
+    """Which parameters each of Figs. 13-15 shows: figure stem -> (parameters, y label, title, convergence group).
+
+    Parameters
+    ----------
+    names : list of str
+        Parameter names of the estimate (``pi_pds,j`` and ``pi_F,j,k``, eq. 50).
+
+    Returns
+    -------
+    dict
+        Fig. 13 (drive gains), 14a/b (friction orders 0 and 1) and 15a/b (orders 2 and 3); the
+        group names a key of :func:`convergence_times`.
+    """
+    def pick(order: int) -> list[str]:
+        return [n for n in names if n.startswith("pi_F,") and n.split(",")[2] == str(order)]
+
+    return {"fig13_pi_pds": ([n for n in names if n.startswith("pi_pds")], "pi_pds [1]", "Fig. 13: drive gains",
+                             "pi_pds"),
+            "fig14a_pi_F_order0": (pick(0), "pi_F,j,0 [N m]", "Fig. 14a: friction, order 0", "pi_F_low"),
+            "fig14b_pi_F_order1": (pick(1), "pi_F,j,1 [N m s/rad]", "Fig. 14b: friction, order 1", "pi_F_low"),
+            "fig15a_pi_F_order2": (pick(2), "pi_F,j,2 [N m s^2/rad^2]", "Fig. 15a: friction, order 2", "pi_F_high"),
+            "fig15b_pi_F_order3": (pick(3), "pi_F,j,3 [N m s^3/rad^3]", "Fig. 15b: friction, order 3", "pi_F_high")}
+
+
+def twin_drive_gains(ds: xr.Dataset) -> dict[str, float]:
+    """The twin's true drive gains as ``{"pi_pds,j": value}`` (empty for a recording that is not the twin's)."""
+    from paperlib import recordings as rec
+
+    true_pds = ds.attrs.get("source") == "twin" and rec.truth(ds).get("pi_pds") or []
+    return {f"pi_pds,{j + 1}": float(v) for j, v in enumerate(true_pds)}
+
+
+def run_results(recs: Mapping[str, xr.Dataset], hists: Mapping[str, xr.Dataset], conv: Mapping[str, Any],
+                finals: Mapping[str, np.ndarray], summary: Mapping[str, Any]) -> dict[str, Any]:
+    """The numbers notebook 05 writes: convergence times, the temperature summary, final estimates.
+
+    Parameters
+    ----------
+    recs, hists : mapping state -> xarray.Dataset
+        The recordings and their estimate histories.
+    conv : mapping state -> dict
+        :func:`convergence_times` per state.
+    finals : mapping state -> ndarray
+        Steady estimates per state.
+    summary : mapping
+        :func:`temperature_summary`.
+    """
+    names = [str(p) for p in next(iter(hists.values()))["param"].values]
+    return {"convergence": conv, "temperature": summary,
+            "final_estimates": {s: dict(zip(names, finals[s].tolist())) for s in finals},
+            "online_converged_s": {s: float(recs[s].attrs.get("converged_s", float("nan"))) for s in recs},
+            "estimate_from": {s: hists[s].attrs["estimate_from"] for s in hists}}
