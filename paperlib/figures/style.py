@@ -25,7 +25,8 @@ from typing import Any, Iterable
 
 import numpy as np
 
-__all__ = ["ROLES", "CYCLE", "LEGEND_INSIDE", "LEGEND_BELOW", "role", "limits", "layout_opts", "apply", "RC"]
+__all__ = ["ROLES", "CYCLE", "LEGEND_INSIDE", "LEGEND_BELOW", "role", "limits", "headroom", "layout_opts",
+           "panel_letters", "figure_legend_below", "legend_below_hook", "apply", "RC"]
 
 #: Colour role -> matplotlib line/marker options. Keys are the kinds of series a figure of this
 #: compendium shows; every figure uses these, so "green" means twin truth everywhere.
@@ -119,6 +120,12 @@ def limits(*arrays: Iterable[float] | np.ndarray, margin: float = 0.08,
     return lo - margin * span, hi + margin * span
 
 
+def headroom(lim: tuple[float, float], fraction: float = 0.25) -> tuple[float, float]:
+    """Axis limits ``lim`` with ``fraction`` of their span added on top: room for a legend inside a wide, flat panel."""
+    lo, hi = lim
+    return lo, hi + fraction * (hi - lo)
+
+
 def layout_opts(**overrides: Any) -> dict[str, Any]:
     """holoviews Layout options: panel letters A, B, ... above each panel's top-left corner.
 
@@ -130,6 +137,56 @@ def layout_opts(**overrides: Any) -> dict[str, Any]:
             "tight": True}
     opts.update(overrides)
     return opts
+
+
+def panel_letters(axes: Any, first: int = 0) -> None:
+    """Letter the panels of a matplotlib figure A, B, ... where :func:`layout_opts` puts holoviews' letters.
+
+    Parameters
+    ----------
+    axes : matplotlib Axes or array of them
+        The panels, in reading order.
+    first : int
+        Index of the first letter (0: "A").
+
+    Call it before ``tight_layout`` / ``constrained_layout`` runs, so the layout makes room for
+    the letters (afterwards they can land on a figure title).
+    """
+    x, y = layout_opts()["sublabel_position"]
+    for k, ax in enumerate(np.ravel(axes)):
+        ax.text(x, y, chr(ord("A") + first + k), transform=ax.transAxes, fontsize=11, fontweight="bold",
+                ha="left", va="bottom")
+
+
+def figure_legend_below(fig: Any, handles: list, labels: list, ncol: int, y: float = 0.0) -> Any:
+    """One legend for a whole matplotlib figure, centred below its panels, without a frame.
+
+    For figures whose data fill every panel. ``y`` is the legend's top edge in figure
+    coordinates (0: the figure's bottom edge; save with ``bbox_inches="tight"``).
+    """
+    return fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, y), ncol=ncol, frameon=False,
+                      fontsize=LEGEND_BELOW["legend_opts"]["fontsize"])
+
+
+def legend_below_hook(ncol: int) -> Any:
+    """A holoviews (matplotlib backend) hook that moves an axes' legend below it, under the x label.
+
+    holoviews' ``legend_position="bottom"`` draws the legend over the x label and, with several
+    columns, spreads the entries over the axes' width until their texts overlap; the hook keeps
+    :data:`LEGEND_BELOW`'s choice (below, no frame) with matplotlib's own ``ncol`` layout.
+    """
+    def hook(plot: Any, element: Any) -> None:
+        ax = plot.handles["axis"]
+        leg = ax.get_legend()
+        if leg is None:
+            return
+        handles, labels = list(leg.legend_handles), [t.get_text() for t in leg.get_texts()]
+        leg.remove()
+        # anchored at the axes' bottom edge, pushed down a fixed distance in font sizes (clear of the tick
+        # labels and the x label whatever the axes' height)
+        ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, borderaxespad=4.0,
+                  **LEGEND_BELOW["legend_opts"])
+    return hook
 
 
 def apply() -> None:

@@ -19,14 +19,6 @@ VARIANT_COLORS = {"imu": style.CYCLE[1], "encoder:kalman": style.CYCLE[0], "enco
 TAG = "beyond the paper"
 
 
-def _letters(axes: Any) -> None:
-    """Panel letters A, B, ... above each panel's top-left corner, clear of the data (as :func:`style.layout_opts`)."""
-    x, y = style.layout_opts()["sublabel_position"]
-    for i, ax in enumerate(np.ravel(axes)):
-        ax.text(x, y, chr(ord("A") + i), transform=ax.transAxes, fontsize=11, fontweight="bold", ha="right",
-                va="bottom")
-
-
 def _plt():
     from paperlib.figures.io import configure
 
@@ -66,7 +58,7 @@ def imu_vs_encoder(campaign: Mapping[str, Sequence[Mapping[str, Any]]], labels: 
         ax.grid(False, axis="x")
     n = len(next(iter(campaign.values())))
     fig.suptitle(f"IMU vs encoder-only kinematics, same EWR-RLS (model 3), {n} twin runs ({TAG}); bar = median")
-    _letters(axes)
+    style.panel_letters(axes)
     fig.tight_layout()
     return fig
 
@@ -103,7 +95,7 @@ def sweeps(summary: Mapping[str, Mapping[str, Any]], counts: Sequence[int], nati
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
     fig.suptitle(f"Where the IMU pays off: encoder resolution and IMU noise sweeps ({TAG})")
-    _letters(axes)
+    style.panel_letters(axes)
     fig.tight_layout()
     return fig
 
@@ -136,7 +128,7 @@ def model_selection(sel: Mapping[str, Any], knee_choice: int | None, paper_choic
         ax.grid(False, axis="x")
     fig.suptitle(f"Friction model by criterion: auto ({sel['criterion']}) picks ({sel['chosen']}), knee rule "
                  f"({knee_choice}), the paper ({paper_choice}) ({TAG})")
-    _letters(axes)
+    style.panel_letters(axes)
     fig.tight_layout()
     return fig
 
@@ -188,6 +180,6 @@ def friction_band(curves: Mapping[int, Mapping[str, np.ndarray]]) -> Any:
         ax.grid(alpha=0.3)
     fig.suptitle(f"Friction curves with confidence bands ({TAG})")
     if len(axes) > 1:
-        _letters(axes)
+        style.panel_letters(axes)
     fig.tight_layout()
     return fig

@@ -68,33 +68,6 @@ def _no_grid_hook(plot: Any, element: Any) -> None:
         ax.grid(False)
 
 
-def _legend_below(ncol: int):
-    """A holoviews hook moving the legend below the axes, under the x label, in ``ncol`` columns.
-
-    holoviews' ``legend_position="bottom"`` puts the legend over the x label and, with several
-    columns, spreads the entries over the axes' width until their texts overlap; this keeps the
-    style's choice (legend below, no frame) with matplotlib's own column layout.
-    """
-    def hook(plot: Any, element: Any) -> None:
-        ax = plot.handles["axis"]
-        leg = ax.get_legend()
-        if leg is None:
-            return
-        handles, labels = list(leg.legend_handles), [t.get_text() for t in leg.get_texts()]
-        leg.remove()
-        # anchored at the axes' bottom edge and pushed down by a fixed distance in font sizes
-        # (clear of the tick labels and the x label whatever the axes' height)
-        ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol,
-                  borderaxespad=4.0, **style.LEGEND_BELOW["legend_opts"])
-    return hook
-
-
-def _headroom(lim: tuple[float, float], fraction: float = 0.25) -> tuple[float, float]:
-    """Axis limits ``lim`` with ``fraction`` of their span added on top: room for a legend inside a wide, flat panel."""
-    lo, hi = lim
-    return lo, hi + fraction * (hi - lo)
-
-
 def _closed(v: np.ndarray) -> np.ndarray:
     return np.vstack([v, v[:1]])
 
@@ -159,7 +132,7 @@ def model_order(study: xr.Dataset, chosen: int | None = None, title: str = "", z
     late = study["rho_rms"].values[:, t >= zoom_after_fraction * t[-1]]
     lo, hi = float(np.nanmin(late)), float(np.nanmax(late))
     pad = 0.15 * (hi - lo) if hi > lo else 0.1 * abs(hi) + 1e-12
-    return hv.Overlay(curves).opts(xlabel="t [s]", ylabel="rho_rms [N m]", hooks=[_legend_below(2)],
+    return hv.Overlay(curves).opts(xlabel="t [s]", ylabel="rho_rms [N m]", hooks=[style.legend_below_hook(2)],
                                    title=title or "Fig. 5: RMS estimation residual by friction model",
                                    fig_inches=(7.0, 4.6), aspect=2.0, ylim=(lo - pad, hi + pad),
                                    xlim=(0.0, float(t[-1])))
@@ -187,7 +160,7 @@ def friction_velocity(comp: xr.Dataset, joint: int, truth_curve: tuple[np.ndarra
     layers.append(model)
     # friction opposes the motion: the data fill the upper-left and lower-right quadrants, and the
     # labels are too long for the empty corners: the legend goes below
-    return hv.Overlay(layers).opts(xlabel=f"qd{joint} [rad/s]", ylabel=f"Q_F,{joint} [N m]", hooks=[_legend_below(1)],
+    return hv.Overlay(layers).opts(xlabel=f"qd{joint} [rad/s]", ylabel=f"Q_F,{joint} [N m]", hooks=[style.legend_below_hook(1)],
                                    title=title or f"Fig. 6{'ab'[joint - 1]}: friction vs velocity, joint {joint}",
                                    fig_inches=(6.0, 4.5), aspect=1.4, xlim=style.limits(qd, margin=0.03),
                                    ylim=style.limits(np.percentile(q_meas, [0.5, 99.5]), q_model, margin=0.05))
@@ -204,7 +177,7 @@ def friction_time(comp: xr.Dataset, joint: int, window: tuple[float, float], tit
         **style.role("model", linewidth=1.0))
     dyn = hv.Curve((t, -c["Q_I"].values), "t_s", "Q_m_Nm", label="frictionless dynamics only").opts(
         color=_C[0], linewidth=0.8)
-    return (dyn * meas * pred).opts(xlabel="t [s]", ylabel=f"Q_m,{joint} [N m]", hooks=[_legend_below(3)],
+    return (dyn * meas * pred).opts(xlabel="t [s]", ylabel=f"Q_m,{joint} [N m]", hooks=[style.legend_below_hook(3)],
                                     title=title or f"Fig. 7{'ab'[joint - 1]}: motor torque components, joint {joint}",
                                     fig_inches=(9.0, 3.8), aspect=3.2, xlim=(float(t[0]), float(t[-1])),
                                     ylim=style.limits(c["Q_m"].values, c["Q_m_pred"].values, -c["Q_I"].values,
@@ -247,7 +220,7 @@ def setpoint_panel(ds: xr.Dataset, var: str, window: tuple[float, float], title:
     ys = [c_.dimension_values(1) for c_ in curves]
     return hv.Overlay(curves).opts(xlabel="t [s]", ylabel=label[0], **style.LEGEND_INSIDE, legend_cols=2,
                                    title=title or f"Fig. 10{label[1]}: set-points", fig_inches=(9.0, 3.0), aspect=3.5,
-                                   xlim=(float(t[0]), float(t[-1])), ylim=_headroom(style.limits(*ys, margin=0.08)))
+                                   xlim=(float(t[0]), float(t[-1])), ylim=style.headroom(style.limits(*ys, margin=0.08)))
 
 
 def error_panel(ds: xr.Dataset, controller: str, window: tuple[float, float], letter: str, title: str = "") -> Any:
@@ -264,7 +237,7 @@ def error_panel(ds: xr.Dataset, controller: str, window: tuple[float, float], le
     return hv.Overlay(curves).opts(xlabel="t [s]", ylabel="q_sp - q [mrad]", **style.LEGEND_INSIDE, legend_cols=2,
                                    title=title or f"Fig. 10{letter}: joint errors, {controller}", fig_inches=(9.0, 3.0),
                                    aspect=3.5, xlim=(float(t[0]), float(t[-1])),
-                                   ylim=_headroom(style.limits(*ys, include=[0.0], margin=0.08)))
+                                   ylim=style.headroom(style.limits(*ys, include=[0.0], margin=0.08)))
 
 
 def fig10_panels(recs: Mapping[str, xr.Dataset], window: tuple[float, float]) -> dict[str, Any]:
@@ -428,6 +401,6 @@ def parameter_history(histories: Mapping[str, xr.Dataset], params: Sequence[str]
         layers.append(hv.Curve(([paper_time_s, paper_time_s], [lo - pad, hi + pad]), "t_s", "estimate",
                                label=f"the paper's convergence time ({paper_time_s:g} s)").opts(**style.role("paper")))
     n_items = sum(1 for layer in layers if layer.label)
-    return hv.Overlay(layers).opts(xlabel="t [s]", ylabel=ylabel, hooks=[_legend_below(min(4, n_items))],
+    return hv.Overlay(layers).opts(xlabel="t [s]", ylabel=ylabel, hooks=[style.legend_below_hook(min(4, n_items))],
                                    title=title, fig_inches=(9.0, 4.2), aspect=3.0, ylim=(lo - pad, hi + pad),
                                    xlim=(0.0, t_end))

@@ -37,19 +37,6 @@ def _fig(*args: Any, **kw: Any):
     return plt.subplots(*args, **kw)
 
 
-def _letters(axes: Any) -> None:
-    """Panel letters A, B, ... above each panel's top-left corner (where :func:`style.layout_opts` puts them)."""
-    x, y = style.layout_opts()["sublabel_position"]
-    for k, ax in enumerate(np.ravel(axes)):
-        ax.text(x, y, chr(ord("A") + k), transform=ax.transAxes, fontsize=11, fontweight="bold", va="bottom", ha="left")
-
-
-def _legend_below(fig: Any, handles: list, labels: list, ncol: int, y: float = 0.0) -> None:
-    """One figure legend centred below the axes (no frame), for figures whose data fill every panel."""
-    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, y), ncol=ncol, frameon=False,
-               fontsize=style.LEGEND_BELOW["legend_opts"]["fontsize"])
-
-
 def sampling_layout(robot, points: np.ndarray, ref: Mapping[str, np.ndarray]):
     """Fig. 4 (and Fig. 7): the drive joints, the work region, the 21 positions and the Table 3 path.
 
@@ -84,7 +71,7 @@ def sampling_layout(robot, points: np.ndarray, ref: Mapping[str, np.ndarray]):
     ax.set_title("Fig. 4: sampling positions and path (robot model and planner)")
     h, lab = ax.get_legend_handles_labels()
     fig.tight_layout()
-    _legend_below(fig, h, lab, ncol=2)
+    style.figure_legend_below(fig, h, lab, ncol=2)
     return fig
 
 
@@ -120,11 +107,11 @@ def friction_fits(v: np.ndarray, kostic: np.ndarray, cv: np.ndarray, truth: np.n
         ax.set_xlabel("joint rate [rad/s]")
         ax.set_ylim(*lim)
     axes[0].set_ylabel("friction torque [N m]")
-    _letters(axes)
+    style.panel_letters(axes)
     h, lab = axes[0].get_legend_handles_labels()
     fig.suptitle("Table 2 as curves: identified friction against the twin's truth (twin data)")
     fig.tight_layout()
-    _legend_below(fig, h, lab, ncol=5)
+    style.figure_legend_below(fig, h, lab, ncol=5)
     return fig
 
 
@@ -210,11 +197,11 @@ def joint_velocities(series: Mapping, speed: float = 0.4):
         ax.set_xlabel("time [s]")
     axes[0].plot([], [], **style.role("reference", linewidth=1.2), label="reference")
     axes[0].set_ylabel("joint rate [rad/s]")
-    _letters(axes)
+    style.panel_letters(axes)
     h, lab = axes[0].get_legend_handles_labels()
     fig.suptitle(f"Fig. 9: drive rates at {speed * 1e3:.0f} mm/s (twin, encoder-derived)")
     fig.tight_layout()
-    _legend_below(fig, h, lab, ncol=4)
+    style.figure_legend_below(fig, h, lab, ncol=4)
     return fig
 
 
@@ -246,11 +233,11 @@ def stage_velocity(series: Mapping, drive: int, speed: float = 0.4):
         ax.set_title(stage)
         ax.set_xlabel("time [s]")
     axes[0].set_ylabel(f"drive {drive + 1} rate [rad/s]")
-    _letters(axes)
+    style.panel_letters(axes)
     h, lab = axes[0].get_legend_handles_labels()
     fig.suptitle(f"Fig. {10 + drive}: drive {drive + 1} rate by stage at {speed * 1e3:.0f} mm/s (twin)")
     fig.tight_layout()
-    _legend_below(fig, h, lab, ncol=4)
+    style.figure_legend_below(fig, h, lab, ncol=4)
     return fig
 
 
@@ -296,7 +283,7 @@ def friction_along_path(t: np.ndarray, model: np.ndarray, true: np.ndarray, spee
     ax.set_title(f"Fig. 13: drive friction along the path at {speed * 1e3:.0f} mm/s, after compensation (twin)")
     h, lab = ax.get_legend_handles_labels()
     fig.tight_layout()
-    _legend_below(fig, h, lab, ncol=2)
+    style.figure_legend_below(fig, h, lab, ncol=2)
     return fig
 
 
@@ -326,7 +313,7 @@ def speed_errors(series: Mapping, speeds: tuple[float, ...]):
         axes[1, j].set_xlabel("time [s]")
     axes[0, 0].set_ylabel("path speed [mm/s]")
     axes[1, 0].set_ylabel("speed error v - v' [mm/s]")
-    _letters(axes)
+    style.panel_letters(axes)
     h, lab = axes[0, 0].get_legend_handles_labels()
     import matplotlib.lines as mlines
 
@@ -335,7 +322,7 @@ def speed_errors(series: Mapping, speeds: tuple[float, ...]):
     lab += ["paper, Table 5: peaks before", "paper, Table 5: peaks after"]
     fig.suptitle("Fig. 14: path speed and speed error at four speeds (twin), with the paper's Table 5 peaks")
     fig.tight_layout()
-    _legend_below(fig, h, lab, ncol=3)
+    style.figure_legend_below(fig, h, lab, ncol=3)
     return fig
 
 
@@ -379,7 +366,7 @@ def peak_origin(series: Mapping, speeds: tuple[float, ...], start: Mapping[str, 
         ax.grid(False, axis="x")
     axes[0, 0].set_ylabel("speed error v - v' [mm/s]")
     axes[1, 0].set_ylabel("largest |speed error|\nin the stage [mm/s]")
-    _letters(axes)
+    style.panel_letters(axes)
     h = [mlines.Line2D([], [], color="k", alpha=shades[v], lw=1.1) for v in speeds]
     lab = [f"{v * 1e3:.0f} mm/s" for v in speeds]
     h.append(mpatches.Patch(color=style.ROLES["reference"]["color"], alpha=0.25))
@@ -388,5 +375,5 @@ def peak_origin(series: Mapping, speeds: tuple[float, ...], start: Mapping[str, 
     lab += [f"largest error in the {s} stage" for s in STAGES]
     fig.suptitle("Where Table 5's peaks come from (twin): the start of every run (top) and each LVCA stage's largest error (bottom)")
     fig.tight_layout()
-    _legend_below(fig, h, lab, ncol=4)
+    style.figure_legend_below(fig, h, lab, ncol=4)
     return fig
