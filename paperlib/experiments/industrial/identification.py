@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from paperlib.experiments.kit.sources import RecordingSource
 
 __all__ = ["LITERATURE", "ensure_recording", "identify_all", "stability", "literature_rows", "fig_validation",
-           "fig_friction", "fig_stability", "prepare", "rest_gravity_check", "fit_summary",
+           "fig_friction", "fig_stability", "prepare", "recording_facts", "rest_gravity_check", "fit_summary",
            "friction_table", "validation_table", "stability_table", "literature_table", "literature_spread",
            "sdp_summary", "results_record", "figure_provenance"]
 
@@ -191,6 +191,13 @@ def prepare(recording: str | Path, results_dir: str | Path, figures_dir: str | P
     res_dir.mkdir(parents=True, exist_ok=True)
     rec = ensure_recording(rec, mirror, recording_source(res_dir, source, archive))
     return rec, res_dir, fig_dir, read_recording(rec)
+
+
+def recording_facts(ds: Any) -> dict[str, Any]:
+    """What the recording is: source, robot, origin, licence and sample rate [Hz], as plain Python values."""
+    out = {k: ds.attrs[k] for k in ("source", "robot", "origin", "licence")}
+    out["sample_rate_hz"] = float(ds.attrs["sample_rate_hz"])
+    return out
 
 
 def rest_gravity_check(ds: Any, arm: SerialArm, window_s: float = 0.05, joint: int = 2) -> dict[str, float]:
