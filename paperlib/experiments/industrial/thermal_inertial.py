@@ -91,40 +91,54 @@ def fig09_fig12(curves: Mapping[str, tuple[np.ndarray, np.ndarray]], names: Sequ
                 paper: tuple[str, float, float] | None = None):
     """Base parameters over the cycles, one panel per parameter, one line per day.
 
-    ``paper`` = (label, first cycle, last cycle) marks what the paper says of the cycles (a line when
-    both are equal, a band otherwise), e.g. Fig. 9's steady state after about 15 cycles.
-    """
-    import matplotlib
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    Parameters
+    ----------
+    curves : mapping
+        Day -> (cycle times [min], shape (n_cycles,); base parameters, shape (n_cycles, n_base))
+        (:func:`per_cycle_parameters`).
+    names : sequence of str
+        Names of the base parameters (columns of the second array).
+    pick : sequence of str
+        The parameters drawn, one panel each (lettered A, B, ...).
+    title : str
+        The figure's one title.
+    nominal : mapping, optional
+        Twin truth (URDF value) of the inertial parameters, drawn as a line.
+    paper : (label, first cycle, last cycle), optional
+        What the paper says of the cycles (a line when both are equal, a band otherwise), e.g.
+        Fig. 9's steady state after about 15 cycles.
 
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The panels side by side; one legend below them.
+    """
+    from paperlib.experiments.industrial.plotting import SERIES_COLORS, legend_below, panel_letters, pyplot
+    from paperlib.figures import style
+
+    plt = pyplot()
     idx = [list(names).index(p) for p in pick]
-    fig, axes = plt.subplots(1, len(pick), figsize=(3.0 * len(pick), 3.4))
+    fig, axes = plt.subplots(1, len(pick), figsize=(3.0 * len(pick), 4.0))
+    healthy = [d for d in sorted(curves) if not d.endswith("fault")]
     for ax, i, p in zip(np.atleast_1d(axes), idx, pick):
         for day, (t, b) in sorted(curves.items()):
-            ax.plot(t / 5.0, b[:, i], ".-", ms=3, lw=0.8, label=day,
-                    color="tab:purple" if day.endswith("fault") else None)
+            color = SERIES_COLORS[5] if day.endswith("fault") else SERIES_COLORS[healthy.index(day) % 5]
+            ax.plot(t / 5.0, b[:, i], ".-", ms=3, lw=0.8, label=day, color=color)
         friction = p.startswith(("fv", "fs"))
         if paper is not None:
             lab, c0, c1 = paper
             if c0 == c1:
-                ax.axvline(c0, color="tab:orange", ls="--", lw=1, label=lab)
+                ax.axvline(c0, label=lab, **style.role("paper"))
             else:
-                ax.axvspan(c0, c1, color="tab:orange", alpha=0.15, label=lab)
+                ax.axvspan(c0, c1, color=style.ROLES["paper"]["color"], alpha=0.15, label=lab)
         if nominal and p in nominal and not friction:
-            ax.axhline(nominal[p], color="k", ls=":", lw=1, label="twin truth (URDF)")
+            ax.axhline(nominal[p], label="twin truth (URDF)", **style.role("truth", linestyle=":"))
         unit = ("N m s/rad" if p.startswith("fv") else "N m" if p.startswith("fs")
                 else "kg m" if p.startswith("m") else "kg m^2")
-        ax.set_title(p + ("\n(friction: its truth varies with temperature)" if friction else "\n(inertial)"), fontsize=8)
+        ax.set_title(p + ("\n(friction, temperature-dependent)" if friction else "\n(inertial)"), fontsize=8)
         ax.set_ylabel(f"{p} [{unit}]", fontsize=8)
         ax.set_xlabel("cycle")
-        ax.grid(alpha=0.3)
-    handles: dict[str, Any] = {}
-    for ax in np.atleast_1d(axes):
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            handles.setdefault(lab, h)
-    np.atleast_1d(axes)[-1].legend(list(handles.values()), list(handles), fontsize=6, loc="upper left",
-                                   bbox_to_anchor=(1.02, 1.0))
     fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
+    legend_below(fig, axes, ncol=6, bottom=0.13)
+    panel_letters(axes, x=-0.2)
     return fig
