@@ -139,7 +139,7 @@ def layout_opts(**overrides: Any) -> dict[str, Any]:
     return opts
 
 
-def panel_letters(axes: Any, first: int = 0) -> None:
+def panel_letters(axes: Any, first: int = 0, x: float | None = None, y: float | None = None) -> None:
     """Letter the panels of a matplotlib figure A, B, ... where :func:`layout_opts` puts holoviews' letters.
 
     Parameters
@@ -148,11 +148,16 @@ def panel_letters(axes: Any, first: int = 0) -> None:
         The panels, in reading order.
     first : int
         Index of the first letter (0: "A").
+    x, y : float, optional
+        The letters' position in axes fraction (default: :func:`layout_opts`'s, outside the panel;
+        a panel with wide tick labels needs a more negative ``x``).
 
     Call it before ``tight_layout`` / ``constrained_layout`` runs, so the layout makes room for
     the letters (afterwards they can land on a figure title).
     """
-    x, y = layout_opts()["sublabel_position"]
+    x0, y0 = layout_opts()["sublabel_position"]
+    x = x0 if x is None else x
+    y = y0 if y is None else y
     for k, ax in enumerate(np.ravel(axes)):
         ax.text(x, y, chr(ord("A") + first + k), transform=ax.transAxes, fontsize=11, fontweight="bold",
                 ha="left", va="bottom")

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from paperlib.figures.style import panel_letters  # noqa: F401  (the room's figures letter their panels with it)
+
 __all__ = ["pyplot", "panel_letters", "legend_below", "SERIES_COLORS"]
 
 
@@ -29,22 +31,6 @@ def pyplot():
     import matplotlib.pyplot as plt
 
     return plt
-
-
-def panel_letters(axes: Any, x: float = -0.12, y: float = 1.04) -> None:
-    """Letter the panels A, B, ... above each axes' top-left corner.
-
-    Parameters
-    ----------
-    axes : array_like of matplotlib Axes
-        The panels in reading order.
-    x, y : float
-        The letter's position in axes fraction: outside the axes (clear of the data and of a legend
-        inside the panel), the placement of :func:`paperlib.figures.style.layout_opts`.
-    """
-    for i, ax in enumerate(np.ravel(axes)):
-        ax.text(x, y, chr(ord("A") + i), transform=ax.transAxes, ha="left", va="bottom", fontsize=11,
-                fontweight="bold")
 
 
 def legend_below(fig: Any, axes: Any, ncol: int, bottom: float, top: float = 0.95) -> None:
