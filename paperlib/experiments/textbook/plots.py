@@ -51,7 +51,10 @@ def torque_shares_figure(t: np.ndarray, shares: dict[str, np.ndarray], total: np
     from paperlib.figures import style
 
     kt, ky = "time [s]", ("tau", "torque share in joint 1 [N m]")
-    parts = [hv.Curve((t, s), kt, ky, label=n).opts(color=style.CYCLE[k % len(style.CYCLE)], linewidth=1.3)
+    # the cycle without its yellow (too faint for a thin line on white); past its end, the colours again dashed
+    palette = [c for c in style.CYCLE if c != "#f0e442"]
+    parts = [hv.Curve((t, s), kt, ky, label=n).opts(color=palette[k % len(palette)], linewidth=1.3,
+                                                     linestyle="-" if k < len(palette) else "--")
              for k, (n, s) in enumerate(shares.items())]
     parts.append(hv.Curve((t, total), kt, ky, label="total (model)").opts(**_line(style.role("model", linewidth=2.0))))
     ylim = style.limits(total, *shares.values())
@@ -143,7 +146,7 @@ def what_if_figure(names: Sequence[str], rel: np.ndarray, val_seq: np.ndarray, v
         parts += [hv.Curve((js, v), kx, ky, label=lab).opts(color=col, linewidth=1.6),
                   hv.Scatter((js, v), kx, ky, label=lab).opts(color=col, marker=mk, s=36)]
     allv = np.log10(np.concatenate([val_seq, val_glob]))
-    yl = tuple(10 ** v for v in style.limits(allv, margin=0.15))
+    yl = tuple(10 ** v for v in style.headroom(style.limits(allv, margin=0.15), 0.3))  # room for the legend
     b = hv.Overlay(parts).opts(hv.opts.Curve(logy=True), hv.opts.Scatter(logy=True)).opts(
         xticks=[(int(j), str(int(j))) for j in js], xlim=(0.8, len(js) + 0.2), ylim=yl, fig_inches=(5.0, 3.8),
         aspect="auto", show_grid=True, **style.LEGEND_INSIDE)
@@ -169,5 +172,5 @@ def recursive_figure(t_est: np.ndarray, est: np.ndarray, t_truth: Sequence[float
              hv.Curve((list(t_span), [batch, batch]), kx, ky, label="batch LS, whole record").opts(
                  color=style.CYCLE[0], linestyle="--", linewidth=1.6)]
     return hv.Overlay(parts).opts(title=title, fig_inches=(9.0, 3.8), aspect="auto", xlim=t_span, ylim=ylim,
-                                  show_grid=True, **{**style.LEGEND_INSIDE, "legend_position": "top_left",
+                                  show_grid=True, **{**style.LEGEND_INSIDE, "legend_position": "top_right",
                                                      "legend_cols": 3})
