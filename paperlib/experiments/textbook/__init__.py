@@ -16,6 +16,7 @@ module              what                                                        
 ``friction_models`` Coulomb, viscous, Stribeck, polynomial, Kostic, LuGre          07
 ``recursive``       batch vs recursive LS, forgetting                             08
 ``lab``             each recording: the twin now, or the data release (archive)    02, 04-06, 08
+``plots``           the static figures in the compendium's style                  01-06, 08
 ``results``         results JSON with ``source`` and provenance                    all
 ==================  ============================================================  ==========
 """
