@@ -344,6 +344,7 @@ def run_loop(
     sleep_margin_s: float | None = 1e-3,
     open_rig: bool = True,
     handle_sigint: bool = True,
+    clock: Callable[[], int] | None = None,
 ) -> LoopStats:
     """Run ``step`` on ``rig`` at ``rate_hz`` for ``duration_s``, safely.
 
@@ -385,6 +386,10 @@ def run_loop(
     handle_sigint : bool
         Install a SIGINT handler for the run (main thread only) so Ctrl-C stops at the
         end of a cycle instead of interrupting a rig transaction.
+    clock : callable, optional
+        Monotonic time [ns] the deadlines are kept on (default ``time.perf_counter_ns``). A test
+        passes a simulated clock, so what it counts (misses, stalls) is the code's doing and not
+        the host's; with one, give ``sleep_margin_s=None`` (the loop then only reads the clock).
 
     Returns
     -------
@@ -450,7 +455,7 @@ def run_loop(
     want_di = "digital_inputs" in log_channels
     chans: dict[str, Any] = {}
     chans_for: Measurement | None = None
-    pc = time.perf_counter_ns
+    pc = time.perf_counter_ns if clock is None else clock
     isfinite = np.isfinite
 
     sig = _SigintFlag()
