@@ -8,13 +8,9 @@ skipped otherwise).  A few pure-Python tests of the emulator need nothing.
 from __future__ import annotations
 
 import gc
-import json
 import math
 import os
-import selectors
-import signal
 import subprocess
-import sys
 import time
 from typing import Any
 
@@ -194,6 +190,7 @@ def test_chain_from_the_rig_files():
 pysoem = pytest.importorskip("pysoem")
 
 from paperlib.hardware import netns  # noqa: E402
+from emulator_process import Emulator  # noqa: E402  (this folder's helper module)
 from paperlib.hardware.ethercat import (  # noqa: E402
     ChainMismatchError,
     DriveStateError,
@@ -229,41 +226,6 @@ def netns_available() -> None:
 def pair(netns_available: None):
     with netns.NetnsPair() as p:
         yield p
-
-
-class Emulator:
-    """The emulator subprocess in the pair's slave namespace."""
-
-    def __init__(self, pair: netns.NetnsPair, config: dict[str, Any] | None = None, timeout: float = 10.0) -> None:
-        env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        argv = [sys.executable, "-m", "paperlib.hardware.emulators.devices",
-                "--ifname", pair.ifname["slave"], "--config", json.dumps(config or {})]
-        self.proc = pair.popen("slave", argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               cwd=str(REPO), env=env)
-        sel = selectors.DefaultSelector()
-        sel.register(self.proc.stdout, selectors.EVENT_READ)
-        line = ""
-        if sel.select(timeout):
-            line = self.proc.stdout.readline().strip()
-        sel.close()
-        if line != "READY":
-            self.proc.kill()
-            _, err = self.proc.communicate(timeout=5)
-            raise RuntimeError(f"emulator did not start: {line!r} {err[-2000:]}")
-
-    def stop(self) -> dict[str, Any]:
-        """SIGTERM; return the STATS report."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        out, err = self.proc.communicate(timeout=10)
-        for line in out.splitlines():
-            if line.startswith("STATS "):
-                return json.loads(line[6:])
-        return {"stderr": err[-2000:], "returncode": self.proc.returncode}
-
-    def kill(self) -> None:
-        self.proc.kill()
-        self.proc.wait(timeout=5)
 
 
 def _open(pair: netns.NetnsPair, **cfg: Any) -> EthercatMaster:

@@ -12,13 +12,7 @@ emulator's former built-in chain.
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import selectors
-import signal
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -150,6 +144,7 @@ def test_the_flagships_rig_file_describes_the_emulators_default_chain():
 pysoem = pytest.importorskip("pysoem")
 
 from paperlib.hardware import netns  # noqa: E402
+from emulator_process import Emulator  # noqa: E402  (this folder's helper module)
 from paperlib.hardware.ethercat import EthercatMaster  # noqa: E402
 
 
@@ -158,33 +153,6 @@ def netns_available() -> None:
     reason = netns.unavailable_reason()
     if reason:
         pytest.skip(reason)
-
-
-class _Emulator:
-    """``paperlib.hardware.emulators.devices`` as a subprocess in the pair's slave namespace."""
-
-    def __init__(self, pair: netns.NetnsPair, config: dict[str, Any], timeout_s: float = 20.0) -> None:
-        env = dict(os.environ, PYTHONPATH=str(REPO_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        argv = [sys.executable, "-m", "paperlib.hardware.emulators.devices", "--ifname", pair.ifname["slave"],
-                "--config", json.dumps(config)]
-        self.proc = pair.popen("slave", argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               cwd=str(REPO_ROOT), env=env)
-        sel = selectors.DefaultSelector()
-        sel.register(self.proc.stdout, selectors.EVENT_READ)
-        line = self.proc.stdout.readline().strip() if sel.select(timeout_s) else ""
-        sel.close()
-        if line != "READY":
-            self.proc.kill()
-            raise RuntimeError(f"emulator did not start: {line!r} {self.proc.communicate(timeout=5)[1][-2000:]}")
-
-    def stop(self) -> dict[str, Any]:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        out, err = self.proc.communicate(timeout=20)
-        for line in out.splitlines():
-            if line.startswith("STATS "):
-                return json.loads(line[6:])
-        raise AssertionError(f"no STATS from the emulator: {err[-2000:]}")
 
 
 def _lockstep(spec: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -204,7 +172,7 @@ def _close_the_loop(tables: list[dict[str, Any]], gear: tuple[float, ...], cycle
     target = 0.1 * np.arange(1, n + 1) * np.where(np.arange(n) % 2, -1.0, 1.0)  # joint targets [rad], all distinct
     g = np.asarray(gear)
     with netns.NetnsPair() as pair:
-        emu = _Emulator(pair, {"chain": _lockstep(emulated_chain(fields["chain"], fields["axes"]))})
+        emu = Emulator(pair, {"chain": _lockstep(emulated_chain(fields["chain"], fields["axes"]))})
         m = EthercatMaster(cfg)
         try:
             m.open(pair.ifname["master"], netns=pair.ns["master"])
@@ -224,6 +192,7 @@ def _close_the_loop(tables: list[dict[str, Any]], gear: tuple[float, ...], cycle
         finally:
             m.close()
             report = emu.stop()
+    assert "drives" in report, f"no STATS from the emulator: {report}"
     assert bad < cycles // 100, f"{bad} bad cycles of {cycles}"
     # every axis reached its own target, as the master sees it (joint side) ...
     assert np.all(np.abs(final - target) <= deadband), (final, target, deadband)
@@ -261,7 +230,7 @@ def _flagship_run(emulator_chain: list[dict[str, Any]], cycles: int = 2000) -> d
     spec = [({**s, "fixed_dt": CYCLE_S, "idle_step_s": math.inf, "encoder_offset_counts": [123456, -98765]}
              if s["type"] in ("cst_drive", "dual_cst_drive") else s) for s in emulator_chain]
     with netns.NetnsPair() as pair:
-        emu = _Emulator(pair, {"chain": spec})
+        emu = Emulator(pair, {"chain": spec})
         m = EthercatMaster(cfg)
         try:
             m.open(pair.ifname["master"], netns=pair.ns["master"])
