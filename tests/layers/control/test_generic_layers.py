@@ -179,3 +179,47 @@ def test_twin_layer_names_no_robot():
     hits = [f"{p.relative_to(root)}:{i}" for p in root.rglob("*.py") if "robots" not in p.relative_to(root).parts
             for i, line in enumerate(p.read_text().splitlines(), 1) if word.search(line)]
     assert hits == []
+
+
+def test_static_kernel_id_gives_the_integer_ids_numbers_for_every_robot():
+    """A static id (the twin loop's) compiles each robot's branch alone; the numbers are the same bits."""
+    import numba as nb
+
+    from paperlib import robots
+    from paperlib._jit import id_value, static_id
+    from paperlib.robots.kernel_sets import KERNEL_SETS, robot_state_terms, robot_terms
+
+    @nb.njit
+    def both(ident, q, qd, qdd, prm, R, D_m, D_ups, ups_d, Y_I, M, h):
+        s = robot_terms(ident, q, qd, qdd, prm, R, D_m, D_ups, ups_d, Y_I)
+        return s, robot_state_terms(ident, q, qd, prm, M, h, D_ups, ups_d), id_value(ident)
+
+    assert static_id(0) == (0,) and id_value(static_id(3)) == 3 and id_value(2) == 2
+    with pytest.raises(ValueError, match=">= 0"):
+        static_id(-1)
+    rng = np.random.default_rng(7)
+    for name, ks in KERNEL_SETS.items():
+        model = robots.load(name)
+        n, nd, nu = ks.n_joints, ks.n_drives, ks.n_ups
+        prm = np.ascontiguousarray(model.params)
+
+        def call(ident, q, qd, qdd):
+            bufs = [np.zeros(n), np.zeros((nd, n)), np.zeros((nu, n)), np.zeros(nu), np.zeros((n, ks.n_inertial)),
+                    np.zeros((n, n)), np.zeros(n)]
+            return both(ident, q, qd, qdd, prm, *bufs), bufs
+
+        valid = 0
+        for trial in range(400):  # random states (angles in rad or positions in m); compare at assembled ones
+            q = rng.uniform(0.0, 0.4 if trial % 2 else 3.0, n)
+            qd, qdd = rng.standard_normal(n), rng.standard_normal(n)
+            (s_int, b_int), (s_static, b_static) = call(ks.kid, q, qd, qdd), call(static_id(ks.kid), q, qd, qdd)
+            assert s_int == s_static and s_int[2] == ks.kid, name
+            if s_int[:2] != (0, 0):
+                continue
+            valid += 1
+            for a, b in zip(b_int, b_static):
+                np.testing.assert_array_equal(a, b, err_msg=name)
+            if valid == 5:
+                break
+        assert valid == 5, f"{name}: only {valid} assembled states among the random ones"
+        assert np.abs(b_int[5]).sum() > 0, f"{name}: mass matrix not written"
