@@ -67,30 +67,49 @@ class BaseParameters:
         """The base columns of a full regressor (..., p) -> (..., r)."""
         return np.asarray(Y)[..., self.index]
 
-    def relations(self, digits: int = 6, drop: float = 1e-10) -> list[str]:
-        """The regrouping relations as text, e.g. ``'ZZ1R = ZZ1 + 1.0*YY2 + 0.050625*m3'``.
+    def regroupings(self, digits: int = 6, drop: float = 1e-10) -> list[tuple[str, str, list[tuple[float, str]]]]:
+        """``(base name, kept parameter, [(coefficient, regrouped parameter), ...])`` per regrouped parameter.
 
         Coefficients are rounded to ``digits`` significant digits; entries below ``drop``
-        (relative to the row's largest) are left out. Only regrouped parameters are listed.
+        (relative to the row's largest) are left out; the regrouped parameters come in the
+        full vector's order. Base parameters with nothing regrouped into them are not listed.
         """
-        return [f"{lhs} = {rhs}" for lhs, rhs in self.relations_sympy(digits, drop)]
-
-    def relations_sympy(self, digits: int = 6, drop: float = 1e-10) -> list[tuple[object, object]]:
-        """``(Symbol('ZZ1R'), ZZ1 + 1.0*YY2 + ...)`` pairs (sympy) for each regrouped parameter."""
-        import sympy as sp
-
-        syms = [sp.Symbol(n) for n in self.full_names]
         out = []
         for k, j in enumerate(self.index):
             row = self.K[k]
             others = [i for i in np.flatnonzero(np.abs(row) > drop * np.max(np.abs(row))) if i != j]
-            if not others:
-                continue
-            expr = syms[j]
-            for i in others:
-                c = float(f"{row[i]:.{digits}g}")
-                expr = expr + sp.Float(c, digits) * syms[i]
-            out.append((sp.Symbol(self.names[k]), expr))
+            if others:
+                out.append((self.names[k], self.full_names[j],
+                            [(float(f"{row[i]:.{digits}g}"), self.full_names[i]) for i in others]))
+        return out
+
+    def relations(self, digits: int = 6, drop: float = 1e-10) -> list[str]:
+        """The regrouping relations as text, e.g. ``'ZZ1R = ZZ1 + Ia1 + YY2 + 0.050625*m3'``.
+
+        The kept parameter first, then the regrouped ones in the full vector's order; a
+        coefficient of +-1 is written as a sign only. See :meth:`regroupings` for ``digits`` and
+        ``drop``. (Plain text, no sympy: the command line answers without importing it.)
+        """
+        lines = []
+        for name, kept, terms in self.regroupings(digits, drop):
+            rhs = kept
+            for c, p in terms:
+                sign = "-" if c < 0 else "+"
+                mag = abs(c)
+                rhs += f" {sign} {p}" if mag == 1.0 else f" {sign} {mag:.{digits}g}*{p}"
+            lines.append(f"{name} = {rhs}")
+        return lines
+
+    def relations_sympy(self, digits: int = 6, drop: float = 1e-10) -> list[tuple[object, object]]:
+        """``(Symbol('ZZ1R'), ZZ1 + YY2 + ...)`` pairs (sympy) for each regrouped parameter."""
+        import sympy as sp
+
+        out = []
+        for name, kept, terms in self.regroupings(digits, drop):
+            expr = sp.Symbol(kept)
+            for c, p in terms:
+                expr = expr + sp.Float(c, digits) * sp.Symbol(p)
+            out.append((sp.Symbol(name), expr))
         return out
 
 
