@@ -20,6 +20,7 @@ BENCH_MODULES: tuple[str, ...] = (
     "paperlib.robots.serial_bench",
     "paperlib.twin.bench",
     "paperlib.estimation.bench",
+    "paperlib.hardware.bench",
 )
 
 def bench_modules() -> list[str]:
