@@ -340,7 +340,9 @@ def friction_temperature(comps: Mapping[str, xr.Dataset], curves: Mapping[str, t
             color=STATE_COLORS.get(state, _C[5]), linewidth=2.0))
         ys.append(f)
     return hv.Overlay(layers).opts(xlabel=f"qd{joint} [rad/s]", ylabel=f"Q_F,{joint} [N m]",
-                                   **{**style.LEGEND_INSIDE, "legend_position": "bottom_left"},
+                                   **{**style.LEGEND_INSIDE, "legend_position": "bottom_left",
+                                      # the points are 2-pt dots: drawn 4 times larger in the legend, so they show
+                                      "legend_opts": {**style.LEGEND_INSIDE["legend_opts"], "markerscale": 4.0}},
                                    title=title or f"Fig. 12{'ab'[joint - 1]}: friction at two temperatures, joint {joint}",
                                    fig_inches=(6.0, 4.5), aspect=1.4, xlim=style.limits(*xs, margin=0.03),
                                    ylim=style.limits(*ys, margin=0.05))
