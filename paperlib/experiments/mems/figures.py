@@ -287,6 +287,7 @@ def _paper_split_hook(paper: Mapping[int, Sequence[float]], said: str):
     the legend goes below the axes and names the paper's numbers (``said``).
     """
     def hook(plot: Any, element: Any) -> None:
+        from matplotlib import patheffects
         from matplotlib.lines import Line2D
 
         ax = plot.handles["axis"]
@@ -297,8 +298,10 @@ def _paper_split_hook(paper: Mapping[int, Sequence[float]], said: str):
                 continue
             dyn, fric = paper[int(words[-1])][:2]
             paper_line = style.role("paper", linewidth=1.8)
+            # edged in white: the vermillion dashes stay readable on the orange friction bar
             ax.hlines([dyn, dyn + fric], x - 0.4, x + 0.4, colors=paper_line["color"],
-                      linestyles=paper_line["linestyle"], linewidth=paper_line["linewidth"], zorder=5)
+                      linestyles=paper_line["linestyle"], linewidth=paper_line["linewidth"], zorder=5,
+                      path_effects=[patheffects.withStroke(linewidth=paper_line["linewidth"] + 2.2, foreground="white")])
             drawn = True
         leg = ax.get_legend()
         handles = list(leg.legend_handles) if leg is not None else []
