@@ -257,19 +257,24 @@ def _paper_marker(ax: Any, y: float, r: Mapping[str, Any]) -> None:
             markerfacecolor="none", markeredgewidth=1.6, label=_PAPER_LABELS[marker], zorder=5)
 
 
-def _x_axis(ax: Any, rs: Sequence[Mapping[str, Any]], name: str) -> None:
-    """x label, limits from every drawn value (seeds and the paper's), integer ticks for whole-number data."""
+def _x_axis(ax: Any, rs: Sequence[Mapping[str, Any]], name: str, fields: Sequence[str] | None = None) -> None:
+    """x label, limits from every drawn value and the paper's, integer ticks for whole-number data.
+
+    ``fields``: the row fields drawn (e.g. ``("p5", "median", "p95")``); None: every seed's value.
+    """
     from matplotlib.ticker import MaxNLocator
 
     from paperlib.figures import style
 
-    vals = [np.asarray([v for v in r["values"] if v is not None], dtype=float) for r in rs]
+    seeds = [np.asarray([v for v in r["values"] if v is not None], dtype=float) for r in rs]
+    vals = seeds if fields is None else [np.asarray([r[f] for f in fields], dtype=float) for r in rs]
     paper = [float(r["paper_value"]) for r in rs if r["paper_value"] is not None and not isinstance(r["paper_value"], bool)]
     lim = style.limits(*vals, include=paper, margin=0.06)
-    whole = all(np.all(np.mod(v[np.isfinite(v)], 1.0) == 0.0) for v in vals) and all(p == round(p) for p in paper)
+    # whole numbers in every seed (a model's number): whole ticks, even where a median falls between two
+    whole = all(np.all(np.mod(v[np.isfinite(v)], 1.0) == 0.0) for v in seeds) and all(p == round(p) for p in paper)
     if whole:  # a choice among numbered models: no fractional ticks, at least one step each side
-        lim = (min(lim[0], math.floor(min(np.nanmin(np.concatenate(vals)), *paper)) - 0.5),
-               max(lim[1], math.ceil(max(np.nanmax(np.concatenate(vals)), *paper)) + 0.5))
+        lim = (min(lim[0], math.floor(min([float(np.nanmin(np.concatenate(vals))), *paper])) - 0.5),
+               max(lim[1], math.ceil(max([float(np.nanmax(np.concatenate(vals))), *paper])) + 0.5))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlim(*lim)
     ax.set_xlabel(name)
@@ -335,7 +340,7 @@ def interval_figure(rows: Sequence[Mapping[str, Any]], title: str) -> Any:
         ax.set_yticks(range(len(keys)), [_label(next(x for x in rs if x["key"] == k), name) for k in keys],
                       fontsize=8)
         ax.set_ylim(len(keys) - 0.5, -0.5)
-        _x_axis(ax, rs, name)
+        _x_axis(ax, rs, name, ("p5", "median", "p95"))
     fig.suptitle(title)
     _letters_and_legend(fig, axes)
     return fig

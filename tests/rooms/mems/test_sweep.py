@@ -136,6 +136,7 @@ def _figure_rows():
     runs = _runs({s: {"CTC_vs_PD_rms_j1": float(rng.normal(1.4, 0.1)), "share_feedback_j1": float(rng.normal(5.0, 0.3)),
                       "conv_pds_cold": float(rng.uniform(0.4, 1.2)), "model_order_knee": 3 + s % 2,
                       "friction_falls_j1": True} for s in range(1, 21)})
+    runs[-1]["values"]["conv_pds_cold"] = 40.0                       # one outlier, beyond the 95th percentile
     return aggregate.summarise_runs(runs, heads)
 
 
@@ -175,9 +176,12 @@ def test_sweep_figures_in_the_compendium_style(draw):
         model_ax = axes[3]
         assert all(float(t) == round(float(t)) for t in model_ax.get_xticks())
         for ax, r in zip(axes, [r for r in rows if r["key"] != "friction_falls_j1"]):
-            lo, hi = ax.get_xlim()
-            vals = [v for v in r["values"] if v is not None] + [float(r["paper_value"])]
+            lo, hi = ax.get_xlim()                                   # what is drawn, and the paper's value
+            drawn = [r["p5"], r["median"], r["p95"]] if draw is aggregate.interval_figure else r["values"]
+            vals = [v for v in drawn if v is not None] + [float(r["paper_value"])]
             assert lo < min(vals) and max(vals) < hi
+        conv_hi = axes[2].get_xlim()[1]                              # the outlier: drawn by the violins only
+        assert (conv_hi < 40.0) if draw is aggregate.interval_figure else (conv_hi > 40.0)
         assert "a title" in fig._suptitle.get_text()
     finally:
         plt.close(fig)
