@@ -372,10 +372,11 @@ def violin_figure(rows: Sequence[Mapping[str, Any]], title: str) -> Any:
                 body.set_edgecolor("none")
                 body.set_alpha(0.7)
             parts["cmedians"].set_color(seed_colour)
-            parts["cmedians"].set_linewidth(1.6)
+            parts["cmedians"].set_linewidth(2.4)
+            parts["cmedians"].set_zorder(4)  # over the seeds' ticks, which crowd around it
         for i, d in enumerate(data):  # every seed as a tick (a violin of one value would draw nothing)
             if d.size:
-                ax.plot(d, np.full(d.size, i) + 0.0, "|", color=seed_colour, alpha=0.45, markersize=6,
+                ax.plot(d, np.full(d.size, i) + 0.0, "|", color=seed_colour, alpha=0.3, markersize=5,
                         label="one seed" if i == 0 else None)
         for i, r in enumerate(rs):
             _paper_marker(ax, i, r)
@@ -383,7 +384,7 @@ def violin_figure(rows: Sequence[Mapping[str, Any]], title: str) -> Any:
         ax.set_ylim(len(rs) - 0.5, -0.5)
         _x_axis(ax, rs, name)
     fig.suptitle(title + ("" if combo == "base" else f" ({combo})"))
-    extra = [(Line2D([], [], color=seed_colour, linewidth=1.6), "median over seeds (violin: their density)")]
+    extra = [(Line2D([], [], color=seed_colour, linewidth=2.4), "median over seeds (violin: their density)")]
     _letters_and_legend(fig, axes, extra)
     return fig
 
