@@ -33,7 +33,7 @@ from paperlib.comparison import AGREEING
 from paperlib.experiments.kit.jsonio import dumps as _kit_dumps
 
 __all__ = ["GOOD_VERDICTS", "dumps", "distribution", "summarise_runs", "load_runs", "to_csv", "to_markdown",
-           "interval_figure", "violin_figure", "main"]
+           "interval_figure", "violin_figure", "figure_title", "main"]
 
 #: Verdicts of the comparison rules that count as agreeing with the paper.
 GOOD_VERDICTS = tuple(sorted(AGREEING - {"beyond the paper"}))
@@ -192,6 +192,9 @@ def to_markdown(rows: Sequence[Mapping[str, Any]], title: str, lines_before: Seq
 
 
 # -- figures -------------------------------------------------------------------------------------
+# Drawn in the compendium's style (paperlib.figures.style): the runs' values in the "measured" role
+# (further factor combinations in the style's cycle), the paper's value in the "paper" role (hollow,
+# so a median under it stays visible), one title, panel letters, one legend below the panels.
 
 def _groups(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
     """Panels: rows of one unit together (yes/no findings left out: they are shares, in the table)."""
@@ -205,85 +208,205 @@ def _groups(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[s
     return [(names.get(u, u), rs) for u, rs in units.items()]
 
 
-def _label(r: Mapping[str, Any]) -> str:
-    short = r["key"].replace("_", " ")
-    return short if len(short) < 28 else short[:27] + "."
+#: Width [characters] at which a headline's tick label wraps onto a second line.
+LABEL_WIDTH = 44
 
 
-def _paper_marker(ax: Any, y: float, r: Mapping[str, Any], first: bool) -> None:
+def _label(r: Mapping[str, Any], axis_name: str = "") -> str:
+    """Tick label of a headline: the comparison table's quantity and joint, wrapped to two lines at most.
+
+    A parenthesis of the quantity that the panel's axis label already says (``axis_name``, e.g.
+    "(times lower)") is left out.
+    """
+    import re
+    import textwrap
+
+    text = str(r.get("quantity") or r["key"].replace("_", " "))
+    for par in re.findall(r"\s*\(([^()]*)\)", text):
+        if par and par in axis_name:
+            text = text.replace(f" ({par})", "").replace(f"({par})", "")
+    joint = str(r.get("joint") or "-")
+    if joint not in ("-", ""):
+        text += f", joint {joint}"
+    lines = textwrap.wrap(text, LABEL_WIDTH, break_on_hyphens=False)
+    if len(lines) > 2:
+        lines = [lines[0], textwrap.shorten(" ".join(lines[1:]), LABEL_WIDTH, placeholder=" ...")]
+    return "\n".join(lines)
+
+
+def _combo_colour(ci: int) -> str:
+    """Colour of factor combination ``ci``: the "measured" role for the first, the style's cycle after it."""
+    from paperlib.figures import style
+
+    return style.role("measured")["color"] if ci == 0 else style.CYCLE[(ci - 1) % len(style.CYCLE)]
+
+
+_BOUND_MARKERS = {"upper_bound": "<", "lower_bound": ">"}
+_PAPER_LABELS = {"D": "paper's value", "<": "paper's upper bound (<)", ">": "paper's lower bound (>)"}
+
+
+def _paper_marker(ax: Any, y: float, r: Mapping[str, Any]) -> None:
+    """The paper's value of row ``r`` at height ``y``: a hollow diamond, or a triangle for a bound."""
+    from paperlib.figures import style
+
     p = r["paper_value"]
     if isinstance(p, bool) or p is None:
         return
-    marker = {"upper_bound": "<", "lower_bound": ">"}.get(r["kind"], "D")
-    ax.plot([float(p)], [y], marker=marker, color="tab:red", linestyle="none", markersize=7,
-            label="paper" + (" (bound: < or >)" if marker != "D" else "") if first else None)
+    marker = _BOUND_MARKERS.get(r["kind"], "D")
+    ax.plot([float(p)], [y], marker=marker, color=style.role("paper")["color"], linestyle="none", markersize=7,
+            markerfacecolor="none", markeredgewidth=1.6, label=_PAPER_LABELS[marker], zorder=5)
+
+
+def _x_axis(ax: Any, rs: Sequence[Mapping[str, Any]], name: str, fields: Sequence[str] | None = None) -> None:
+    """x label, limits from every drawn value and the paper's, integer ticks for whole-number data.
+
+    ``fields``: the row fields drawn (e.g. ``("p5", "median", "p95")``); None: every seed's value.
+    """
+    from matplotlib.ticker import MaxNLocator
+
+    from paperlib.figures import style
+
+    seeds = [np.asarray([v for v in r["values"] if v is not None], dtype=float) for r in rs]
+    vals = seeds if fields is None else [np.asarray([r[f] for f in fields], dtype=float) for r in rs]
+    paper = [float(r["paper_value"]) for r in rs if r["paper_value"] is not None and not isinstance(r["paper_value"], bool)]
+    lim = style.limits(*vals, include=paper, margin=0.06)
+    # whole numbers in every seed (a model's number): whole ticks, even where a median falls between two
+    whole = all(np.all(np.mod(v[np.isfinite(v)], 1.0) == 0.0) for v in seeds) and all(p == round(p) for p in paper)
+    if whole:  # a choice among numbered models: no fractional ticks, at least one step each side
+        lim = (min(lim[0], math.floor(min([float(np.nanmin(np.concatenate(vals))), *paper])) - 0.5),
+               max(lim[1], math.ceil(max([float(np.nanmax(np.concatenate(vals))), *paper])) + 0.5))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(*lim)
+    ax.set_xlabel(name)
+    ax.grid(axis="x", alpha=0.3)
+    ax.grid(axis="y", visible=False)
+
+
+def _letters_and_legend(fig: Any, axes: Sequence[Any], extra: Sequence[tuple[Any, str]] = ()) -> None:
+    """Panel letters above each panel at the figure's left edge (clear of the long tick labels), and one
+    legend for the figure below its panels (every label once, in order of appearance)."""
+    from matplotlib.transforms import blended_transform_factory
+
+    from paperlib.figures import style
+
+    if len(axes) > 1:
+        for k, ax in enumerate(axes):
+            ax.text(0.005, 1.03, chr(ord("A") + k), transform=blended_transform_factory(fig.transFigure, ax.transAxes),
+                    fontsize=style.layout_opts()["sublabel_size"], fontweight="bold", ha="left", va="bottom")
+    seen: dict[str, Any] = {}
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(lab, h)
+    for h, lab in extra:
+        seen.setdefault(lab, h)
+    fig.tight_layout()
+    style.figure_legend_below(fig, list(seen.values()), list(seen), ncol=min(len(seen), 4))
+
+
+def _figure(groups: Sequence[tuple[str, list]], row_height: float) -> tuple[Any, Any]:
+    import matplotlib.pyplot as plt
+
+    heights = [max(1.4, row_height * len({r["key"] for r in rs}) + 0.8) for _, rs in groups]
+    fig, axes = plt.subplots(len(groups), 1, figsize=(8.0, sum(heights) + 0.6), squeeze=False,
+                             gridspec_kw={"height_ratios": heights})
+    return fig, axes[:, 0]
 
 
 def interval_figure(rows: Sequence[Mapping[str, Any]], title: str) -> Any:
-    """Median (dot) and 5-95 % interval (bar) of each headline number, the paper's value beside."""
-    import matplotlib.pyplot as plt
+    """Median (dot) and 5-95 % interval (bar) of each headline number, the paper's value beside.
 
+    One panel per unit (letters A, B, ...), one horizontal bar per headline and factor combination;
+    ``title`` is the figure's one title. Returns the matplotlib Figure.
+    """
     groups = _groups(rows)
     combos = sorted({r["combo"] for r in rows})
-    heights = [max(1.5, 0.38 * len({r["key"] for r in rs}) + 0.9) for _, rs in groups]
-    fig, axes = plt.subplots(len(groups), 1, figsize=(8.0, sum(heights)), gridspec_kw={"height_ratios": heights},
-                             squeeze=False)
-    for ax, (name, rs) in zip(axes[:, 0], groups):
+    fig, axes = _figure(groups, 0.42)
+    for ax, (name, rs) in zip(axes, groups):
         keys = list(dict.fromkeys(r["key"] for r in rs))
         for ci, combo in enumerate(combos):
             off = (ci - (len(combos) - 1) / 2) * 0.22
+            colour = _combo_colour(ci)
             for k_i, key in enumerate(keys):
                 r = next((x for x in rs if x["key"] == key and x["combo"] == combo), None)
                 if r is None:
                     continue
                 y = k_i + off
-                ax.plot([r["p5"], r["p95"]], [y, y], color=f"C{ci}", linewidth=2.5,
-                        label=(f"5-95 % over {r['n']} seeds" + ("" if combo == "base" else f", {combo}"))
-                        if k_i == 0 else None)
-                ax.plot([r["median"]], [y], "o", color=f"C{ci}", markersize=5, label="median" if k_i == 0 and ci == 0 else None)
+                ax.plot([r["p5"], r["p95"]], [y, y], color=colour, linewidth=2.5, solid_capstyle="butt",
+                        label=f"5-95 % interval over {r['n']} seeds" + ("" if combo == "base" else f", {combo}"))
+                ax.plot([r["median"]], [y], "o", color=colour, markerfacecolor="white", markeredgewidth=1.4,
+                        markersize=5.5, label="median" if ci == 0 else None, zorder=4)
                 if ci == 0:
-                    _paper_marker(ax, k_i, r, k_i == 0)
-        ax.set_yticks(range(len(keys)), [_label(next(x for x in rs if x["key"] == k)) for k in keys], fontsize=8)
+                    _paper_marker(ax, k_i, r)
+        ax.set_yticks(range(len(keys)), [_label(next(x for x in rs if x["key"] == k), name) for k in keys],
+                      fontsize=8)
         ax.set_ylim(len(keys) - 0.5, -0.5)
-        ax.set_xlabel(name)
-        ax.grid(axis="x", alpha=0.3)
-        ax.legend(fontsize=7, loc="best")
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
+        _x_axis(ax, rs, name, ("p5", "median", "p95"))
+    fig.suptitle(title)
+    _letters_and_legend(fig, axes)
     return fig
 
 
 def violin_figure(rows: Sequence[Mapping[str, Any]], title: str) -> Any:
-    """Every seed's value of each headline number (violins; first factor combination), the paper's beside."""
-    import matplotlib.pyplot as plt
+    """Every seed's value of each headline number (violins; first factor combination), the paper's beside.
+
+    One panel per unit (letters A, B, ...); ``title`` is the figure's one title (the combination is
+    added when it is not ``base``). Returns the matplotlib Figure.
+    """
+    from matplotlib.lines import Line2D
+
+    from paperlib.figures import style
 
     combo = sorted({r["combo"] for r in rows})[0]
     groups = [(n, [r for r in rs if r["combo"] == combo]) for n, rs in _groups(rows)]
-    heights = [max(1.5, 0.45 * len(rs) + 0.9) for _, rs in groups]
-    fig, axes = plt.subplots(len(groups), 1, figsize=(8.0, sum(heights)), gridspec_kw={"height_ratios": heights},
-                             squeeze=False)
-    for ax, (name, rs) in zip(axes[:, 0], groups):
+    fig, axes = _figure(groups, 0.48)
+    seed_colour, body_colour = style.role("measured")["color"], style.role("raw")["color"]
+    for ax, (name, rs) in zip(axes, groups):
         data = [np.array([v for v in r["values"] if v is not None and math.isfinite(v)], dtype=float) for r in rs]
         pos = list(range(len(rs)))
-        spread = [d for d in data if d.size and np.ptp(d) > 0]
-        if spread:
-            keep = [i for i, d in enumerate(data) if d.size and np.ptp(d) > 0]
-            ax.violinplot([data[i] for i in keep], positions=[pos[i] for i in keep], vert=False, showmedians=True,
-                          widths=0.8)
-        for i, d in enumerate(data):  # every seed as a dot (a violin of one value would draw nothing)
+        keep = [i for i, d in enumerate(data) if d.size and np.ptp(d) > 0]
+        if keep:
+            parts = ax.violinplot([data[i] for i in keep], positions=[pos[i] for i in keep], orientation="horizontal",
+                                  showmedians=True, showextrema=False, widths=0.8)
+            for body in parts["bodies"]:
+                body.set_facecolor(body_colour)
+                body.set_edgecolor("none")
+                body.set_alpha(0.7)
+            parts["cmedians"].set_color(seed_colour)
+            parts["cmedians"].set_linewidth(2.4)
+            parts["cmedians"].set_zorder(4)  # over the seeds' ticks, which crowd around it
+        for i, d in enumerate(data):  # every seed as a tick (a violin of one value would draw nothing)
             if d.size:
-                ax.plot(d, np.full(d.size, i) + 0.0, "|", color="k", alpha=0.35, markersize=6,
+                ax.plot(d, np.full(d.size, i) + 0.0, "|", color=seed_colour, alpha=0.3, markersize=5,
                         label="one seed" if i == 0 else None)
         for i, r in enumerate(rs):
-            _paper_marker(ax, i, r, i == 0)
-        ax.set_yticks(pos, [_label(r) for r in rs], fontsize=8)
+            _paper_marker(ax, i, r)
+        ax.set_yticks(pos, [_label(r, name) for r in rs], fontsize=8)
         ax.set_ylim(len(rs) - 0.5, -0.5)
-        ax.set_xlabel(name)
-        ax.grid(axis="x", alpha=0.3)
-        ax.legend(fontsize=7, loc="best")
-    fig.suptitle(title + ("" if combo == "base" else f" ({combo})"), fontsize=10)
-    fig.tight_layout()
+        _x_axis(ax, rs, name)
+    fig.suptitle(title + ("" if combo == "base" else f" ({combo})"))
+    extra = [(Line2D([], [], color=seed_colour, linewidth=2.4), "median over seeds (violin: their density)")]
+    _letters_and_legend(fig, axes, extra)
     return fig
+
+
+def figure_title(sw: Any, source: str, shows: str) -> str:
+    """A sweep figure's title: what it shows (the sweep file's description), over how many seeds, from what data.
+
+    Parameters
+    ----------
+    sw : Sweep
+        The sweep (:func:`paperlib.sweeps.config.load_sweep`).
+    source : str
+        Where the runs' data came from (``twin``, ``hardware``; several joined by ``+``).
+    shows : str
+        What the figure draws of each headline number ("median and 5-95 % interval").
+    """
+    what = sw.description or f"seed-to-seed spread of paper '{sw.paper}''s headline numbers"
+    n_combos = len(sw.combos)
+    runs = f"{len(sw.seeds)} seeds" + (f" x {n_combos} factor combinations" if n_combos > 1 else "")
+    data = {"twin": "digital twin", "hardware": "robot"}.get(source, source)
+    return (f"{what[0].upper()}{what[1:]}\n"
+            f"{shows}; sweep '{sw.name}' ({sw.path.name}): {runs}, data: {data}")
 
 
 # -- command line --------------------------------------------------------------------------------
@@ -329,8 +452,10 @@ def aggregate(sweep_file: str | Path, results_dir: str = "results", figures_dir:
     prov = {"sweep": sw.name, "sweep_file": str(sw.path), "source": src, "n_runs": len(runs),
             "results": out["json"], "git_commit": summary["git_commit"]}
     stems = sw.figure_stems(figures_dir)
-    save(interval_figure(rows, title), stems[0], formats, provenance={**prov, "figure": "intervals"})
-    save(violin_figure(rows, title), stems[1], formats, provenance={**prov, "figure": "violins"})
+    save(interval_figure(rows, figure_title(sw, src, "median and 5-95 % interval")), stems[0], formats,
+         provenance={**prov, "figure": "intervals"})
+    save(violin_figure(rows, figure_title(sw, src, "every seed's value")), stems[1], formats,
+         provenance={**prov, "figure": "violins"})
     return summary
 
 

@@ -287,6 +287,7 @@ def _paper_split_hook(paper: Mapping[int, Sequence[float]], said: str):
     the legend goes below the axes and names the paper's numbers (``said``).
     """
     def hook(plot: Any, element: Any) -> None:
+        from matplotlib import patheffects
         from matplotlib.lines import Line2D
 
         ax = plot.handles["axis"]
@@ -297,8 +298,10 @@ def _paper_split_hook(paper: Mapping[int, Sequence[float]], said: str):
                 continue
             dyn, fric = paper[int(words[-1])][:2]
             paper_line = style.role("paper", linewidth=1.8)
+            # edged in white: the vermillion dashes stay readable on the orange friction bar
             ax.hlines([dyn, dyn + fric], x - 0.4, x + 0.4, colors=paper_line["color"],
-                      linestyles=paper_line["linestyle"], linewidth=paper_line["linewidth"], zorder=5)
+                      linestyles=paper_line["linestyle"], linewidth=paper_line["linewidth"], zorder=5,
+                      path_effects=[patheffects.withStroke(linewidth=paper_line["linewidth"] + 2.2, foreground="white")])
             drawn = True
         leg = ax.get_legend()
         handles = list(leg.legend_handles) if leg is not None else []
@@ -340,7 +343,9 @@ def friction_temperature(comps: Mapping[str, xr.Dataset], curves: Mapping[str, t
             color=STATE_COLORS.get(state, _C[5]), linewidth=2.0))
         ys.append(f)
     return hv.Overlay(layers).opts(xlabel=f"qd{joint} [rad/s]", ylabel=f"Q_F,{joint} [N m]",
-                                   **{**style.LEGEND_INSIDE, "legend_position": "bottom_left"},
+                                   **{**style.LEGEND_INSIDE, "legend_position": "bottom_left",
+                                      # the points are 2-pt dots: drawn 4 times larger in the legend, so they show
+                                      "legend_opts": {**style.LEGEND_INSIDE["legend_opts"], "markerscale": 4.0}},
                                    title=title or f"Fig. 12{'ab'[joint - 1]}: friction at two temperatures, joint {joint}",
                                    fig_inches=(6.0, 4.5), aspect=1.4, xlim=style.limits(*xs, margin=0.03),
                                    ylim=style.limits(*ys, margin=0.05))
@@ -353,7 +358,8 @@ PAPER_CONVERGENCE_S = {"pi_pds": 5.0, "pi_F_low": 15.0}
 
 def parameter_history(histories: Mapping[str, xr.Dataset], params: Sequence[str], ylabel: str, title: str,
                       conv_times: Mapping[str, float] | None = None, zoom_after_s: float = 1.0,
-                      truth: Mapping[str, float] | None = None, paper_time_s: float | None = None) -> Any:
+                      truth: Mapping[str, float] | None = None, paper_time_s: float | None = None,
+                      crowded_fraction: float = 0.05) -> Any:
     """Figs. 13-15: estimate histories of selected parameters, cold (blue) and warm (red), joint 1 solid, 2 dashed.
 
     The vertical range is that of the estimates after ``zoom_after_s`` seconds (the first
@@ -363,13 +369,26 @@ def parameter_history(histories: Mapping[str, xr.Dataset], params: Sequence[str]
     labelled dotted lines, and ``paper_time_s`` (the paper's convergence time [s], if it gives one
     and the run lasts that long) in the "paper" role (dashed vermillion). The legend goes below
     the axes.
+
+    When every marked time (convergence times, the paper's) lies in the first ``crowded_fraction``
+    of the run, a full-length time axis would squeeze them onto the y axis (the drive gains of a
+    150-s run converge in under a second): the axis then ends at twice the latest marked time,
+    and the title says which part of the run it shows.
     """
     hv = _hv()
     layers = []
+    t_end = max(float(h["t"].values[-1] - h["t"].values[0]) for h in histories.values())
+    marks = [float(tc) for tc in (conv_times or {}).values() if tc is not None and np.isfinite(tc)]
+    if paper_time_s is not None and np.isfinite(paper_time_s) and paper_time_s <= t_end:
+        marks.append(float(paper_time_s))
+    t_show = t_end
+    if marks and 0.0 < max(marks) < crowded_fraction * t_end:
+        t_show = 2.0 * max(marks)
+        title = f"{title} (first {t_show:g} s of the {t_end:.0f}-s run)" if title else title
     lo, hi = np.inf, -np.inf
     for h in histories.values():
         t = h["t"].values - h["t"].values[0]
-        late = t >= min(zoom_after_s, 0.2 * t[-1])
+        late = (t >= min(zoom_after_s, 0.2 * t_show)) & (t <= t_show)
         for name in params:
             if name in h["param"].values:
                 x = h["theta"].sel(param=name).values[late]
@@ -384,7 +403,6 @@ def parameter_history(histories: Mapping[str, xr.Dataset], params: Sequence[str]
             layers.append(hv.Curve((t, h["theta"].sel(param=name).values), "t_s", "estimate", label=f"{name} ({state})").opts(
                 color=STATE_COLORS.get(state, _C[5]), linestyle=JOINT_STYLES.get(j, "solid"),
                 linewidth=2.6 if wide else 1.1, alpha=0.55 if wide else 1.0))
-    t_end = max(float(h["t"].values[-1] - h["t"].values[0]) for h in histories.values())
     for name, value in (truth or {}).items():
         if name in params and np.isfinite(value):
             lo, hi = min(lo, value), max(hi, value)
@@ -403,4 +421,4 @@ def parameter_history(histories: Mapping[str, xr.Dataset], params: Sequence[str]
     n_items = sum(1 for layer in layers if layer.label)
     return hv.Overlay(layers).opts(xlabel="t [s]", ylabel=ylabel, hooks=[style.legend_below_hook(min(4, n_items))],
                                    title=title, fig_inches=(9.0, 4.2), aspect=3.0, ylim=(lo - pad, hi + pad),
-                                   xlim=(0.0, t_end))
+                                   xlim=(0.0, t_show))

@@ -117,3 +117,26 @@ def test_workspace_figures(tmp_path: Path) -> None:
         import matplotlib.image as mpimg
 
         assert mpimg.imread(png).std() > 0.01
+
+
+def test_parameter_history_zooms_when_every_marked_time_is_crowded_at_the_start() -> None:
+    """Convergence times and the paper's time all in the first 5 % of the run: the axis ends at twice the
+    latest of them and the title says so; one of them later in the run: the whole run is shown."""
+    import xarray as xr
+
+    t = np.arange(0.0, 100.0, 0.05)
+    theta = np.stack([1.0 + 0.5 * np.exp(-t / 0.2), 0.9 - 0.3 * np.exp(-t / 0.3)], axis=1)
+    hist = xr.Dataset({"theta": (("t", "param"), theta)}, coords={"t": t, "param": ["pi_pds,1", "pi_pds,2"]})
+    params = ["pi_pds,1", "pi_pds,2"]
+
+    def axis(obj):
+        fig = fio.render(obj)
+        return fig.axes[0]
+
+    crowded = axis(figs.parameter_history({"cold": hist, "warm": hist}, params, "pi_pds [1]", "Fig. 13",
+                                          conv_times={"cold": 0.6, "warm": 1.1}, paper_time_s=3.0))
+    assert crowded.get_xlim() == (0.0, 6.0)
+    assert crowded.get_title(loc="left").endswith("(first 6 s of the 100-s run)")
+    whole = axis(figs.parameter_history({"cold": hist, "warm": hist}, params, "pi_pds [1]", "Fig. 13",
+                                        conv_times={"cold": 0.6, "warm": 30.0}, paper_time_s=3.0))
+    assert whole.get_xlim() == (0.0, pytest.approx(t[-1])) and whole.get_title(loc="left") == "Fig. 13"

@@ -129,6 +129,70 @@ def test_summary_rows_apply_the_table_rule_per_seed():
     assert csv.splitlines()[0].startswith("combo,key,quantity")
 
 
+def _figure_rows():
+    keys = ("CTC_vs_PD_rms_j1", "share_feedback_j1", "conv_pds_cold", "model_order_knee", "friction_falls_j1")
+    heads = [h for h in mems_comparison.HEADLINES if h.key in keys]
+    rng = np.random.default_rng(5)
+    runs = _runs({s: {"CTC_vs_PD_rms_j1": float(rng.normal(1.4, 0.1)), "share_feedback_j1": float(rng.normal(5.0, 0.3)),
+                      "conv_pds_cold": float(rng.uniform(0.4, 1.2)), "model_order_knee": 3 + s % 2,
+                      "friction_falls_j1": True} for s in range(1, 21)})
+    runs[-1]["values"]["conv_pds_cold"] = 40.0                       # one outlier, beyond the 95th percentile
+    return aggregate.summarise_runs(runs, heads)
+
+
+@pytest.mark.parametrize("draw", [aggregate.interval_figure, aggregate.violin_figure])
+def test_sweep_figures_in_the_compendium_style(draw):
+    """One legend below the panels, a letter per panel, the paper's values in the "paper" role, labels
+    from the table's quantities, whole-number ticks for the model choice, limits holding every value."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from paperlib.figures import style
+
+    rows = _figure_rows()
+    fig = draw(rows, "a title")
+    try:
+        fig.canvas.draw()
+        axes = fig.axes
+        assert len(axes) == 4                                        # ratio, %, s, model; yes/no left out
+        assert all(ax.get_legend() is None for ax in axes) and len(fig.legends) == 1
+        leg = fig.legends[0].get_window_extent()
+        assert all(leg.y1 <= ax.get_tightbbox().y0 + 1.0 for ax in axes), "legend not below the panels"
+        letters = [t.get_text() for ax in axes for t in ax.texts if t.get_text() in "ABCD"]
+        assert letters == ["A", "B", "C", "D"]
+        for ax, letter in zip(axes, letters):                       # above its panel, left of the tick labels
+            t = next(t for t in ax.texts if t.get_text() == letter).get_window_extent()
+            assert t.y0 >= ax.get_window_extent().y1 and t.x0 <= ax.get_window_extent().x0
+            assert not any(t.overlaps(tl.get_window_extent()) for a in axes for tl in a.get_yticklabels())
+            assert not any(t.overlaps(a.xaxis.label.get_window_extent()) for a in axes)
+        paper = [ln for ax in axes for ln in ax.lines if ln.get_label().startswith("paper's")]
+        assert len(paper) == 4 and {ln.get_color() for ln in paper} == {style.role("paper")["color"]}
+        assert all(ln.get_markerfacecolor() == "none" for ln in paper)
+        assert {ln.get_marker() for ln in paper} == {"D", "<"}       # share_feedback and conv_pds: upper bounds
+        labels = [t.get_text() for ax in axes for t in ax.get_yticklabels()]
+        assert "RMS joint error, CTC vs PD, joint 1" in labels and not any("times lower" in x for x in labels)
+        model_ax = axes[3]
+        assert all(float(t) == round(float(t)) for t in model_ax.get_xticks())
+        for ax, r in zip(axes, [r for r in rows if r["key"] != "friction_falls_j1"]):
+            lo, hi = ax.get_xlim()                                   # what is drawn, and the paper's value
+            drawn = [r["p5"], r["median"], r["p95"]] if draw is aggregate.interval_figure else r["values"]
+            vals = [v for v in drawn if v is not None] + [float(r["paper_value"])]
+            assert lo < min(vals) and max(vals) < hi
+        conv_hi = axes[2].get_xlim()[1]                              # the outlier: drawn by the violins only
+        assert (conv_hi < 40.0) if draw is aggregate.interval_figure else (conv_hi > 40.0)
+        assert "a title" in fig._suptitle.get_text()
+    finally:
+        plt.close(fig)
+
+
+def test_sweep_figure_title_says_what_how_many_and_where_from(tmp_path):
+    sw = config.load_sweep(_write(tmp_path, "name: t9\npaper: mems\nseeds: 7\ndescription: spread of things\n"))
+    t = aggregate.figure_title(sw, "twin", "median and 5-95 % interval")
+    assert t.startswith("Spread of things") and "7 seeds" in t and "digital twin" in t and "t9" in t
+
+
 def test_comparison_table_gains_the_sweep_columns():
     heads = [h for h in mems_comparison.HEADLINES if h.key in ("CTC_vs_PD_rms_j1", "friction_falls_j1")]
     results = {"04_controller_comparison": {"source": "twin", "ratios": {"CTC_vs_PD_rms": [1.37, 1.5]}},
