@@ -189,10 +189,16 @@ def headlines() -> list[Any]:
 
 
 def code_inputs(settings: Mapping[str, Any] | None = None) -> list[str]:
-    """Files whose change reruns a sweep's jobs: the twin's and the analysis' code, the configuration."""
+    """Files whose change reruns a sweep's jobs: the twin's and the analysis' code, the configuration.
+
+    The code is what a job runs: the static import closure of this module (the analysis functions
+    it calls) and of the recording pipeline (the twin), not the notebooks' closure, which holds the
+    figure modules: a change of a figure's style must not rerun a hundred simulations.
+    """
+    from paperlib.experiments.kit.code_inputs import code_inputs as closure
     from paperlib.experiments.mems import pipeline
 
-    files = ["paperlib/experiments/mems/sweep.py", "config/mems.yaml"]
+    files = ["config/mems.yaml"]
     if settings and settings.get("config"):
         files.append(str(settings["config"]))
-    return sorted(set(files + pipeline.code_inputs() + pipeline.recording_code_inputs()))
+    return sorted(set(files + closure([__name__]) + pipeline.recording_code_inputs()))

@@ -311,3 +311,15 @@ def test_sweep_killed_half_way_reruns_only_the_missing_jobs(tmp_path):
     assert len(kept) >= len(done) - 1
     ran = [line for line in (out.stdout + out.stderr).splitlines() if line.strip().startswith("sweep_run ")]
     assert ran and int(ran[0].split()[-1]) == 4 - len(kept)
+
+
+def test_sweep_jobs_depend_on_the_analysis_and_twin_code_not_on_the_figures():
+    """A figure's style change must not rerun the sweep's simulations; an analysis change must."""
+    from paperlib.experiments.mems import sweep
+
+    files = set(sweep.code_inputs())
+    for needed in ("paperlib/experiments/mems/sweep.py", "paperlib/experiments/mems/model_order.py",
+                   "paperlib/experiments/mems/tracking.py", "paperlib/twin/runner.py", "config/mems.yaml"):
+        assert needed in files, needed
+    for figure_code in ("paperlib/experiments/mems/figures.py", "paperlib/figures/style.py", "paperlib/sweeps/aggregate.py"):
+        assert figure_code not in files, figure_code
