@@ -31,10 +31,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numba as nb
-from numba.core import types
-from numba.extending import overload
 
-__all__ = ["rt_njit", "static_id", "id_value"]
+__all__ = ["rt_njit"]
 
 
 def rt_njit(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
@@ -52,44 +50,3 @@ def rt_njit(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
     if fn is None:
         return nb.njit(**opts)
     return nb.njit(**opts)(fn)
-
-
-def static_id(value: int) -> tuple[int, ...]:
-    """An integer id carried in a numba *type*: a tuple of ``value + 1`` zeros.
-
-    A compiled function called with ``static_id(k)`` instead of ``k`` is compiled (and cached)
-    once per ``k``, with :func:`id_value` a constant inside it, so LLVM removes every branch on the
-    id that cannot be taken. The twin's loop passes its robot's kernel-set id this way: its
-    compiled code then holds only that robot's kernels, laid out as if no other robot existed
-    (with a run-time id, the whole kernel-set dispatch sat inside the loop and the 5R's loop ran
-    3-8 % slower). Callers that pass a plain integer keep one compiled version for every id.
-
-    Parameters
-    ----------
-    value : int
-        The id, >= 0.
-
-    Returns
-    -------
-    tuple of int
-        ``(0,) * (value + 1)``.
-    """
-    value = int(value)
-    if value < 0:
-        raise ValueError(f"a static id is >= 0, got {value}")
-    return (0,) * (value + 1)
-
-
-def id_value(ident: Any) -> int:
-    """The integer of an id given as an integer or as :func:`static_id` (in Python and compiled)."""
-    return len(ident) - 1 if isinstance(ident, tuple) else int(ident)
-
-
-@overload(id_value, inline="always")
-def _id_value_compiled(ident):  # type: ignore[no-untyped-def]  (numba matches the bare signature)
-    if isinstance(ident, types.Integer):
-        return lambda ident: ident
-    if isinstance(ident, types.UniTuple):
-        constant = ident.count - 1
-        return lambda ident: constant
-    return None

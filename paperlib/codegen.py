@@ -54,11 +54,8 @@ def generate_dispatch() -> str:
                PACKAGE / "symbolic" / "module_text.py", Path(__file__)]
     out = [*header(sources),
            "# The kernel-set dispatch of every robot with compiled kernels, one integer id each (see",
-           "# paperlib/robots/kernel_sets.py for the interface and why it branches on an integer). The id",
-           "# may be an int (one compiled dispatch for every robot) or paperlib._jit.static_id(kid) (the",
-           "# dispatch compiled for that robot alone: the other branches fold away).",
-           '"""Generated kernel-set dispatch (see header)."""', "", "import numba as nb", "",
-           "from paperlib._jit import id_value"]
+           "# paperlib/robots/kernel_sets.py for the interface and why it branches on an integer).",
+           '"""Generated kernel-set dispatch (see header)."""', "", "import numba as nb", ""]
     out += [f"from paperlib.kernels import {name} as K_{name}" for name, *_ in sets]
     out.append("")
     for kid, (name, *_) in enumerate(sets):
@@ -74,8 +71,7 @@ def generate_dispatch() -> str:
               "Mass matrix, bias forces and the friction joints' Jacobian and velocities at one state.")]
     for fname, args, attr, doc in funcs:
         out += ["", "", '@nb.njit(cache=True, nogil=True, _nrt=False, inline="always")',
-                f"def {fname}({args.replace('kid', 'ident', 1)}):  # pragma: no cover - compiled",
-                f'    """{doc}"""', "    kid = id_value(ident)"]
+                f"def {fname}({args}):  # pragma: no cover - compiled", f'    """{doc}"""']
         for name, _, _, code in sets:
             out.append(f"    if kid == KID_{name.upper()}:")
             body = getattr(code, attr).replace("{K}", f"K_{name}")

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 
-from paperlib._jit import id_value, rt_njit
+from paperlib._jit import rt_njit
 from paperlib._linalg import solve_inplace
 from paperlib.control.step_arrays import table_doc
 from paperlib.estimation.ewrls import ewrls_step
@@ -189,7 +189,7 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
                  prm, cols, gains, tau_max, fcfg, iflags, conv,
                  theta, P, pi0, g, counters, accum,
                  Q_IG, D_m, D_ups, ups_d, Y_I, Y, R, y_sum, r_sum, work, tmp, tmp2, tmpd,
-                 parts, tau_tgt, ring, ident=None):  # pragma: no cover - compiled
+                 parts, tau_tgt, ring):  # pragma: no cover - compiled
     """One control cycle: guard, identify, then compute the target torques (module docstring).
 
     Parameters
@@ -202,9 +202,6 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
         Measured drive torques [N m].
     q_sp, qd_sp, qdd_sp : ndarray, shape (n,)
         Setpoints [rad, rad/s, rad/s^2].
-    ident : tuple, optional
-        The kernel-set id as :func:`paperlib._jit.static_id` (the step is then compiled for that
-        robot's kernels alone); by default the id in ``iflags``.
 
     Returns
     -------
@@ -218,10 +215,7 @@ def control_step(t, q, qd, qdd, tau_m, q_sp, qd_sp, qdd_sp,
     n = q.shape[0]
     n_drv = iflags[I_N_DRIVES]
     n_rel = n_drv + iflags[I_N_INERTIAL]
-    if ident is None:
-        kid = iflags[I_KERNEL]
-    else:
-        kid = id_value(ident)
+    kid = iflags[I_KERNEL]
     if not (_all_finite(q) and _all_finite(qd) and _all_finite(qdd) and _all_finite(tau_m)
             and _all_finite(q_sp) and _all_finite(qd_sp) and _all_finite(qdd_sp)):
         return _fault(parts, tau_tgt)

@@ -1,18 +1,15 @@
 # GENERATED FILE - DO NOT EDIT.
 # Generator: `python -m paperlib.codegen` (paperlib/codegen.py)
 # Source:    paperlib/robots/kinds.py, paperlib/symbolic/five_bar.py, paperlib/symbolic/three_rrr.py, paperlib/symbolic/toys.py, data/robots/five_bar.toml, data/robots/three_rrr.toml, data/robots/toy_pendulum.toml, data/robots/toy_tridrive.toml, paperlib/symbolic/module_text.py, paperlib/codegen.py
-# sympy 1.14.0; source digest bda3e65283166b96
+# sympy 1.14.0; source digest f92e271b90c503f4
 # Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.
 #
 # The kernel-set dispatch of every robot with compiled kernels, one integer id each (see
-# paperlib/robots/kernel_sets.py for the interface and why it branches on an integer). The id
-# may be an int (one compiled dispatch for every robot) or paperlib._jit.static_id(kid) (the
-# dispatch compiled for that robot alone: the other branches fold away).
+# paperlib/robots/kernel_sets.py for the interface and why it branches on an integer).
 """Generated kernel-set dispatch (see header)."""
 
 import numba as nb
 
-from paperlib._jit import id_value
 from paperlib.kernels import five_bar as K_five_bar
 from paperlib.kernels import three_rrr as K_three_rrr
 from paperlib.kernels import toy_pendulum as K_toy_pendulum
@@ -33,9 +30,8 @@ KERNEL_SETS = {
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False, inline="always")
-def robot_terms(ident, q, qd, qdd, prm, R, D_m, D_ups, ups_d, Y_I):  # pragma: no cover - compiled
+def robot_terms(kid, q, qd, qdd, prm, R, D_m, D_ups, ups_d, Y_I):  # pragma: no cover - compiled
     """Right-hand side, drive map, friction Jacobian and inertial columns at one state."""
-    kid = id_value(ident)
     if kid == KID_FIVE_BAR:
         return K_five_bar.row_terms(q, qd, qdd, prm, R, D_m, D_ups, ups_d)
     if kid == KID_THREE_RRR:
@@ -54,9 +50,8 @@ def robot_terms(ident, q, qd, qdd, prm, R, D_m, D_ups, ups_d, Y_I):  # pragma: n
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False, inline="always")
-def robot_dynamics(ident, q, qd, prm, M, h):  # pragma: no cover - compiled
+def robot_dynamics(kid, q, qd, prm, M, h):  # pragma: no cover - compiled
     """Mass matrix and bias forces (Coriolis, gravity)."""
-    kid = id_value(ident)
     if kid == KID_FIVE_BAR:
         return K_five_bar.mass_bias(q, qd, prm, M, h)
     if kid == KID_THREE_RRR:
@@ -69,9 +64,8 @@ def robot_dynamics(ident, q, qd, prm, M, h):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True, _nrt=False, inline="always")
-def robot_state_terms(ident, q, qd, prm, M, h, D_ups, ups_d):  # pragma: no cover - compiled
+def robot_state_terms(kid, q, qd, prm, M, h, D_ups, ups_d):  # pragma: no cover - compiled
     """Mass matrix, bias forces and the friction joints' Jacobian and velocities at one state."""
-    kid = id_value(ident)
     if kid == KID_FIVE_BAR:
         return K_five_bar.dynamics_terms(q, qd, prm, M, h, D_ups, ups_d)
     if kid == KID_THREE_RRR:

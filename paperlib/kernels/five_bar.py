@@ -1,7 +1,7 @@
 # GENERATED FILE - DO NOT EDIT.
 # Generator: `python -m paperlib.codegen` (paperlib/codegen.py)
 # Source:    paperlib/symbolic/five_bar.py, paperlib/symbolic/closed_chain.py, paperlib/symbolic/emit.py, paperlib/codegen.py
-# sympy 1.14.0; source digest f478bd386c30166a
+# sympy 1.14.0; source digest a0b5c10b189b5102
 # Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.
 #
 # 5R planar parallel robot (flagship paper, eqs. 24-46): implicit differentiation of the

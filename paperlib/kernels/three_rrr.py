@@ -1,7 +1,7 @@
 # GENERATED FILE - DO NOT EDIT.
 # Generator: `python -m paperlib.codegen` (paperlib/codegen.py)
 # Source:    paperlib/symbolic/three_rrr.py, paperlib/symbolic/closed_chain.py, paperlib/symbolic/emit.py, paperlib/codegen.py
-# sympy 1.14.0; source digest 937cc9d836700baf
+# sympy 1.14.0; source digest 307e53c249ec0103
 # Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.
 #
 # 3-RRR redundantly actuated planar parallel robot (paper 002, eqs. 1-37): the platform

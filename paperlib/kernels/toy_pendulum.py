@@ -1,7 +1,7 @@
 # GENERATED FILE - DO NOT EDIT.
 # Generator: `python -m paperlib.codegen` (paperlib/codegen.py)
 # Source:    paperlib/symbolic/toys.py, paperlib/symbolic/emit.py, data/robots/toy_pendulum.toml, paperlib/codegen.py
-# sympy 1.14.0; source digest abd27fe6eb943329
+# sympy 1.14.0; source digest f9d76c9e19473852
 # Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.
 #
 # toy_pendulum: example robot of kind toy_pendulum (not a paper's); kernels of the kernel-set interface.

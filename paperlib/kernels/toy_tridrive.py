@@ -1,7 +1,7 @@
 # GENERATED FILE - DO NOT EDIT.
 # Generator: `python -m paperlib.codegen` (paperlib/codegen.py)
 # Source:    paperlib/symbolic/toys.py, paperlib/symbolic/emit.py, data/robots/toy_tridrive.toml, paperlib/codegen.py
-# sympy 1.14.0; source digest 41f8bb5364b51ee9
+# sympy 1.14.0; source digest b9a77424a90bc88b
 # Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.
 #
 # toy_tridrive: example robot of kind toy_tridrive (not a paper's); kernels of the kernel-set interface.

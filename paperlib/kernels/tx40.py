@@ -1,7 +1,7 @@
 # GENERATED FILE - DO NOT EDIT.
 # Generator: `python -m paperlib.codegen` (paperlib/codegen.py)
 # Source:    paperlib/symbolic/serial.py, paperlib/symbolic/emit.py, paperlib/robots/serial/__init__.py, paperlib/robots/serial/arm.py, paperlib/robots/serial/columns.py, paperlib/robots/serial/rnea.py, paperlib/robots/serial/spatial.py, paperlib/robots/serial/urdf.py, paperlib/robots/serial/urdf_tree.py, data/robots/tx40.toml, paperlib/codegen.py
-# sympy 1.14.0; source digest 066fb044501025f6
+# sympy 1.14.0; source digest 0748633b4ec5d902
 # Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.
 #
 # tx40: joint torque regressor of the 60 standard inertial parameters (pinocchio's order

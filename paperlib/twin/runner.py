@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from paperlib._jit import rt_njit, static_id
+from paperlib._jit import rt_njit
 from paperlib.control import controllers as ctl
 from paperlib.control.step import ST_NONFINITE, ST_SETPOINT_INVALID
 from paperlib.estimation.imu_calibration import imu_to_joint
@@ -101,7 +101,7 @@ def closed_loop(k_begin, k_end, kid, dt, q, qd, z, Qa, tau_rep, prm, q_sp, qd_sp
             meas[ctl.M_QD, inject_j] = math.nan
         # -- 2. control ----------------------------------------------------------------------
         cs = ctl.control_step(t, meas[0, :n], meas[1, :n], meas[2, :n], meas[3, :n_drv], meas[4, :n], meas[5, :n],
-                              meas[6, :n], *(ctl_arrays + (kid,)))
+                              meas[6, :n], *ctl_arrays)
         if cs == ST_NONFINITE or cs == ST_SETPOINT_INVALID:  # safe stop: zero torque was commanded
             return LOOP_CONTROL_FAULT - cs, k
         # -- 3. drives, friction at the cycle's start, forces held over the cycle -------------------
@@ -200,7 +200,7 @@ class LoopArrays:
         else:
             sense = SENSE_IMU
         v: dict[str, Any] = {
-            "kid": static_id(ks.kid), "dt": 1.0 / float(sample_rate_hz), "q": q_sp[0].copy(), "qd": qd_sp[0].copy(),
+            "kid": ks.kid, "dt": 1.0 / float(sample_rate_hz), "q": q_sp[0].copy(), "qd": qd_sp[0].copy(),
             "z": np.zeros(n_ups), "Qa": np.zeros(n), "tau_rep": np.zeros(n_drv), "prm": np.ascontiguousarray(robot.params),
             "q_sp": q_sp, "qd_sp": qd_sp, "qdd_sp": qdd_sp, "fric": np.ascontiguousarray(fric), "fric_scale_t": fs_t,
             "fric_scale": fs_k, "therm_disc": np.ascontiguousarray(therm_disc), "therm_x": therm_x, "T_amb": float(T_amb),
