@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test check-citation check-results check-archive reproduce smoke codegen check-codegen bench clean-venv kernel
+.PHONY: test check-citation check-results check-archive reproduce smoke codegen check-codegen bench clean-venv kernel container
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "paperlib needs Python 3.11, found " + sys.version'
@@ -49,6 +49,10 @@ reproduce: $(STAMP)
 
 smoke: $(STAMP)
 	$(VENV)/bin/paperlib reproduce --cores 2 --config config/smoke.yaml
+
+# the compendium's container image, built from a debootstrapped Debian 12 base and checked (container/build)
+container:
+	bash container/build
 
 clean-venv:
 	rm -rf $(VENV)
