@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import subprocess
 from pathlib import Path
 
@@ -23,20 +24,25 @@ def repo_path(path: str | Path) -> Path:
 
 
 def git_commit() -> str:
-    """Return the commit of the working tree (with ``-dirty`` when modified), or ``unknown``."""
+    """Return the commit of the working tree (with ``-dirty`` when modified), or ``unknown``.
+
+    Without a git checkout (the container image leaves ``.git`` out) the commit the image was
+    built from, ``$PAPERLIB_COMMIT`` (set by ``container/build``), or ``unknown``.
+    """
+    built_from = os.environ.get("PAPERLIB_COMMIT") or "unknown"
     try:
         sha = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=5
         ).stdout.strip()
         if not sha:
-            return "unknown"
+            return built_from
         dirty = subprocess.run(
             ["git", "status", "--porcelain", "--untracked-files=no"],
             cwd=REPO_ROOT, capture_output=True, text=True, timeout=5,
         ).stdout.strip()
         return sha + ("-dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):
-        return "unknown"
+        return built_from
 
 
 def now_utc() -> str:
