@@ -44,7 +44,7 @@ def test_ci_sweep_through_sbatch_equals_the_local_run(tmp_path):
     assert info.returncode == 0 and re.search(r"\b(idle|mixed|allocated)\b", info.stdout), \
         "no idle SLURM node: run .ci/slurm-up.sh first"
     sw = config.load_sweep(SWEEP)
-    assert len(sw.seeds) == 8
+    assert len(sw.seeds) == 4
 
     local = _sweep(tmp_path / "local", tmp_path / "local_fig", "--cores", "2")
     assert local.returncode == 0, local.stdout[-3000:] + local.stderr[-3000:]

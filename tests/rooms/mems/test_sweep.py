@@ -84,9 +84,9 @@ def test_dry_run_plans_one_job_per_seed_with_the_partition(tmp_path):
     out = proc.stdout + proc.stderr
     counts = {line.split()[0]: int(line.split()[1]) for line in out.splitlines()
               if line.strip().startswith(("sweep_run ", "sweep_aggregate "))}
-    assert counts == {"sweep_run": 8, "sweep_aggregate": 1}
+    assert counts == {"sweep_run": 4, "sweep_aggregate": 1}
     res_lines = [line for line in out.splitlines() if line.strip().startswith("resources:")]
-    assert len(res_lines) == 9 and all("slurm_partition=p7" in line for line in res_lines)
+    assert len(res_lines) == 5 and all("slurm_partition=p7" in line for line in res_lines)
 
 
 # -- statistics ----------------------------------------------------------------------------------
