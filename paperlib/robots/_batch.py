@@ -2,6 +2,12 @@
 
 Each loop takes the kernel (a numba dispatcher) as its first argument and returns the
 per-state status array; callers turn a non-zero status into a clear error.
+
+The loops are not cached on disk (``cache=False``): their signatures hold the kernel's
+dispatcher type, which numba's cache index pickles through a weak reference. An index written
+by one process and extended by another, which compiled the loop for a different kernel, then
+fails to save with ``ReferenceError: underlying object has vanished`` (seen in a CI rehearsal
+with a warm kernel cache). Each loop is small; the kernels themselves stay cached.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ import numba as nb
 import numpy as np
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=False)
 def batch_q1(kernel, Q, prm, out):  # pragma: no cover - compiled
     status = np.empty(Q.shape[0], dtype=np.int64)
     for i in range(Q.shape[0]):
@@ -20,7 +26,7 @@ def batch_q1(kernel, Q, prm, out):  # pragma: no cover - compiled
     return status
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=False)
 def batch_q2(kernel, Q, prm, out_a, out_b):  # pragma: no cover - compiled
     status = np.empty(Q.shape[0], dtype=np.int64)
     for i in range(Q.shape[0]):
@@ -28,7 +34,7 @@ def batch_q2(kernel, Q, prm, out_a, out_b):  # pragma: no cover - compiled
     return status
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=False)
 def batch_qqd1(kernel, Q, QD, prm, out):  # pragma: no cover - compiled
     status = np.empty(Q.shape[0], dtype=np.int64)
     for i in range(Q.shape[0]):
@@ -36,7 +42,7 @@ def batch_qqd1(kernel, Q, QD, prm, out):  # pragma: no cover - compiled
     return status
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=False)
 def batch_qqd2(kernel, Q, QD, prm, out_a, out_b):  # pragma: no cover - compiled
     status = np.empty(Q.shape[0], dtype=np.int64)
     for i in range(Q.shape[0]):
@@ -44,7 +50,7 @@ def batch_qqd2(kernel, Q, QD, prm, out_a, out_b):  # pragma: no cover - compiled
     return status
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=False)
 def batch_qqdqdd1(kernel, Q, QD, QDD, prm, out):  # pragma: no cover - compiled
     status = np.empty(Q.shape[0], dtype=np.int64)
     for i in range(Q.shape[0]):
@@ -52,7 +58,7 @@ def batch_qqdqdd1(kernel, Q, QD, QDD, prm, out):  # pragma: no cover - compiled
     return status
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=False)
 def batch_qqdqdd3(kernel, Q, QD, QDD, prm, out_a, out_b, out_c):  # pragma: no cover - compiled
     status = np.empty(Q.shape[0], dtype=np.int64)
     for i in range(Q.shape[0]):
@@ -60,7 +66,7 @@ def batch_qqdqdd3(kernel, Q, QD, QDD, prm, out_a, out_b, out_c):  # pragma: no c
     return status
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=False)
 def batch_qqd4(kernel, Q, QD, prm, out_a, out_b, out_c, out_d):  # pragma: no cover - compiled
     status = np.empty(Q.shape[0], dtype=np.int64)
     for i in range(Q.shape[0]):
