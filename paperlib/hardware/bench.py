@@ -27,9 +27,8 @@ from typing import Any, Callable
 
 #: Seconds of the real-time run per rig (after zeroing and the IMU calibration run).
 DURATION_S = 8.0
-#: Summary keys reported, by benchmark suffix.
-KEYS = {"deadline_met_fraction": "deadline_met_fraction", "lateness_p99_us": "lateness_p99_us",
-        "lateness_max_us": "lateness_max_us", "deadline_misses": "deadline_misses"}
+#: The self-test summary's keys reported (each benchmark key is ``selftest_<rig>_<summary key>``).
+KEYS = ("deadline_met_fraction", "lateness_p99_us", "lateness_max_us", "deadline_misses")
 
 
 def rig_files() -> list[Path]:
@@ -61,4 +60,4 @@ def benchmarks() -> dict[str, Callable[[], float]]:
 
     if unavailable_reason() is not None:
         return {}
-    return {f"selftest_{rig.stem}_{suffix}": _key(rig, key) for rig in rig_files() for suffix, key in KEYS.items()}
+    return {f"selftest_{rig.stem}_{key}": _key(rig, key) for rig in rig_files() for key in KEYS}

@@ -84,7 +84,7 @@ class BaseParameters:
         return out
 
     def relations(self, digits: int = 6, drop: float = 1e-10) -> list[str]:
-        """The regrouping relations as text, e.g. ``'ZZ1R = ZZ1 + Ia1 + YY2 + 0.050625*m3'``.
+        """The regrouping relations as text, e.g. ``'XX2R = XX2 - YY2 - 0.050625*m3'``.
 
         The kept parameter first, then the regrouped ones in the full vector's order; a
         coefficient of +-1 is written as a sign only. See :meth:`regroupings` for ``digits`` and

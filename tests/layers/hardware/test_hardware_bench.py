@@ -11,7 +11,7 @@ def test_selftest_keys_cover_every_rig_file_or_none(monkeypatch):
     monkeypatch.setattr("paperlib.hardware.netns.unavailable_reason", lambda: None)
     keys = bench.benchmarks()
     assert len(keys) == len(rigs) * len(bench.KEYS)
-    for rig in rigs:
-        assert f"selftest_{rig.stem}_deadline_met_fraction" in keys
+    # key names only: the values are the host's and are reported by `paperlib bench`, never asserted
+    assert set(keys) == {f"selftest_{rig.stem}_{key}" for rig in rigs for key in bench.KEYS}
     monkeypatch.setattr("paperlib.hardware.netns.unavailable_reason", lambda: "needs root")
     assert bench.benchmarks() == {}
