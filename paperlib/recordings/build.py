@@ -236,8 +236,8 @@ def make_recording(
         variables[vname] = (("time", "joint"), arr, {"units": spec.units, "long_name": spec.long_name,
                                                      **qual.get(vname, {})})
     ds = xr.Dataset(variables, coords=_coords(time, joint_labels), attrs=global_attrs)
-    for vname, var in (extra_vars or {}).items():
-        ds[vname] = var
+    if extra_vars:  # one update (one alignment) for all of them, not one per variable
+        ds = ds.assign(dict(extra_vars))
     validate(ds, where)
     return ds
 
