@@ -30,19 +30,22 @@ def git_commit() -> str:
     built from, ``$PAPERLIB_COMMIT`` (set by ``container/build``), or ``unknown``.
     """
     built_from = os.environ.get("PAPERLIB_COMMIT") or "unknown"
-    try:
-        sha = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=5
-        ).stdout.strip()
-        if not sha:
-            return built_from
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
+    try:  # one git call (a recording is stamped per run): the head commit and whether tracked files changed
+        out = subprocess.run(
+            ["git", "status", "--porcelain=v2", "--branch", "--untracked-files=no"],
             cwd=REPO_ROOT, capture_output=True, text=True, timeout=5,
-        ).stdout.strip()
-        return sha + ("-dirty" if dirty else "")
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return built_from
+    sha, dirty = "", False
+    for line in out.splitlines():
+        if line.startswith("# branch.oid "):
+            sha = line.split()[2]
+        elif line and not line.startswith("#"):
+            dirty = True
+    if not sha or sha == "(initial)":
+        return built_from
+    return sha + ("-dirty" if dirty else "")
 
 
 def now_utc() -> str:
