@@ -12,13 +12,13 @@ parallel singularity raises :class:`ValueError` naming the state.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from paperlib._toml import read_toml
 from paperlib.robots._batch import as_states
 
 from paperlib.kernels import five_bar as K
@@ -86,8 +86,7 @@ class FiveBar:
     def from_toml(cls, path: str | Path) -> "FiveBar":
         """Read a robot description (see ``data/robots/five_bar.toml`` for the keys)."""
         path = Path(path)
-        with path.open("rb") as fh:
-            d = tomllib.load(fh)
+        d = read_toml(path)
         try:
             g, i, dr = d["geometry"], d["inertia"], d["drives"]
             values = {

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import importlib
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
+
+from paperlib._toml import read_toml
 
 #: The repository's robot files.
 ROBOTS_DIR = Path(__file__).resolve().parents[2] / "data" / "robots"
@@ -81,9 +82,8 @@ def robot_dirs() -> list[Path]:
 
 
 def read_description(path: Path) -> dict:
-    """The parsed TOML of a robot file."""
-    with Path(path).open("rb") as fh:
-        return tomllib.load(fh)
+    """The parsed TOML of a robot file (:func:`paperlib._toml.read_toml`: parsed once per version of the file)."""
+    return read_toml(path)
 
 
 def kind_of(path: Path) -> str:

@@ -18,13 +18,13 @@ maps them by the documented translation.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from paperlib._toml import read_toml
 from paperlib._jit import rt_njit
 from paperlib.kernels import three_rrr as K
 from paperlib.robots import _batch
@@ -91,8 +91,7 @@ class ThreeRRR:
     def from_toml(cls, path: str | Path) -> "ThreeRRR":
         """Read a robot description (see ``data/robots/three_rrr.toml`` for the keys)."""
         path = Path(path)
-        with path.open("rb") as fh:
-            d = tomllib.load(fh)
+        d = read_toml(path)
         try:
             g, i, w = d["geometry"], d["inertia"], d["working_mode"]
             values: dict[str, float] = {}

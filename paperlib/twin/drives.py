@@ -27,7 +27,6 @@ tables of each as the robot has) into :class:`TwinParams`.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
@@ -35,6 +34,7 @@ from typing import Any, Mapping
 import numpy as np
 import scipy.linalg
 
+from paperlib._toml import read_toml
 from paperlib._jit import rt_njit
 from paperlib.friction import lugre as fr
 from paperlib.twin import imu as im
@@ -524,8 +524,7 @@ def load_twin_params(path: str | Path | None = None, *, robot: str | None = None
 
         path = twin_params_path(robot or DEFAULT_TWIN)
     path = Path(path)
-    with open(path, "rb") as f:
-        doc = tomllib.load(f)
+    doc = read_toml(path)
     meta = _table(doc, "meta", "twin")
     if meta.get("status") != "assumed":
         raise TwinConfigError("[meta] status must be 'assumed'")
