@@ -264,36 +264,41 @@ class _PiecewiseCubic:
     """
 
     def __init__(self, segments: Sequence[Segment], q_initial: FloatArray) -> None:
-        starts: list[float] = []
-        lengths: list[float] = []
-        coef: list[FloatArray] = []
         q_last = np.asarray(q_initial, dtype=float)
-        zero = np.zeros_like(q_last)
+        n = q_last.size
+        n_pieces = 1 + sum((seg.duration > 0.0) if seg.path is None else int(np.count_nonzero(seg.path.durations[:7] > 0.0))
+                           for seg in segments)
+        starts = np.empty(n_pieces)
+        lengths = np.empty(n_pieces)
+        coef = np.zeros((n_pieces, 4, n))  # (q, qd, qdd, qddd) at each piece's start; a hold's rates stay 0
+        i = 0
         t_last = 0.0
         for seg in segments:
             if seg.path is None:
                 if seg.duration > 0.0:
-                    starts.append(seg.t_start)
-                    lengths.append(seg.duration)
-                    coef.append(np.stack([seg.q_start, zero, zero, zero]))
+                    starts[i], lengths[i] = seg.t_start, seg.duration
+                    coef[i, 0] = seg.q_start
+                    i += 1
             else:
                 p = seg.path
                 delta = seg.q_end - seg.q_start
                 for k in range(7):
                     if p.durations[k] <= 0.0:
                         continue
-                    starts.append(seg.t_start + p.knots[k])
-                    lengths.append(p.durations[k])
-                    coef.append(np.stack([seg.q_start + p.s0[k] * delta, p.v0[k] * delta, p.a0[k] * delta, p.jerks[k] * delta]))
+                    starts[i], lengths[i] = seg.t_start + p.knots[k], p.durations[k]
+                    coef[i, 0] = seg.q_start + p.s0[k] * delta
+                    coef[i, 1] = p.v0[k] * delta
+                    coef[i, 2] = p.a0[k] * delta
+                    coef[i, 3] = p.jerks[k] * delta
+                    i += 1
             q_last = seg.q_end
             t_last = seg.t_end
-        starts.append(t_last)
-        lengths.append(np.inf)
-        coef.append(np.stack([q_last, zero, zero, zero]))
-        self.n = q_last.size
-        self.starts = np.asarray(starts, dtype=float)
-        self.lengths = np.asarray(lengths, dtype=float)
-        self.coef = np.ascontiguousarray(np.stack(coef), dtype=float)
+        starts[i], lengths[i] = t_last, np.inf
+        coef[i, 0] = q_last
+        self.n = n
+        self.starts = starts
+        self.lengths = lengths
+        self.coef = coef
 
     def __call__(self, t: ArrayLike, jerk: bool = False) -> tuple[FloatArray, ...]:
         t = np.ascontiguousarray(np.asarray(t, dtype=float).reshape(-1))
