@@ -19,6 +19,7 @@ BENCH_MODULES: tuple[str, ...] = (
     "paperlib.cli_bench",
     "paperlib.robots.serial_bench",
     "paperlib.twin.bench",
+    "paperlib.twin.cycle_costs",
     "paperlib.estimation.bench",
     "paperlib.hardware.bench",
 )

@@ -27,7 +27,10 @@ chunks (progress bar) and the same compiled loop serves every robot's twin.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -229,9 +232,38 @@ class LoopArrays:
 CHUNK_S = 5.0
 
 
+#: Open :func:`captured_runs` blocks (each a list the runs append to).
+_CAPTURES: list[list[LoopArrays]] = []
+
+
+@contextlib.contextmanager
+def captured_runs() -> Iterator[list[LoopArrays]]:
+    """Collect a copy of the arrays of every :func:`run` started inside the block, as each run began.
+
+    For benchmarks and debugging of any robot's twin: the copies hold the run's initial state,
+    setpoints and controller, so :func:`closed_loop` can be timed or stepped on them again.
+
+    Examples
+    --------
+    >>> from paperlib.twin.robots import twin_module
+    >>> with captured_runs() as runs:
+    ...     _ = twin_module().simulate(controller="PD", duration_s=0.01, seed=1, imu_calibration="none")
+    >>> runs[0]["q_sp"].shape
+    (40, 2)
+    """
+    runs: list[LoopArrays] = []
+    _CAPTURES.append(runs)
+    try:
+        yield runs
+    finally:
+        _CAPTURES.remove(runs)
+
+
 @twin_run
 def run(arrays: LoopArrays, *, progress: str | None = None, chunk_s: float | None = None) -> tuple[int, int]:
     """Run the whole setpoint grid; returns (status, k_stop). ``progress``: a tqdm label (chunks of ``chunk_s``)."""
+    for runs in _CAPTURES:
+        runs.append(LoopArrays(copy.deepcopy(arrays.values)))
     N = arrays["q_sp"].shape[0]
     dt = arrays["dt"]
     args = arrays.args()
