@@ -10,6 +10,7 @@ the description's ``[motion_limits]`` table (degrees at the edge, SI out).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,8 @@ def planning_polygon(robot: Any, sigma_threshold: float | None = None) -> Polygo
     Parameters
     ----------
     robot : object
-        With ``condition_index``, ``params`` and ``description["planning"]`` (keys
+        With ``condition_index(Q, invalid="nan")`` (NaN at invalid states), ``params`` and
+        ``description["planning"]`` (keys
         ``sigma_threshold``, ``box_deg`` = [[q1_min, q2_min], [q1_max, q2_max]], ``seed_deg``, ``grid_n``).
     sigma_threshold : float, optional
         Overrides the description's threshold.
@@ -39,7 +41,8 @@ def planning_polygon(robot: Any, sigma_threshold: float | None = None) -> Polygo
     key = (type(robot).__name__, tuple(np.asarray(robot.params, float).tolist()), sigma, box.tobytes(),
            seed.tobytes(), int(p["grid_n"]))
     if key not in _CACHE:  # the search costs seconds; a robot's polygon does not change
-        _CACHE[key] = well_conditioned_polygon(robot.condition_index, sigma, box, seed_rad=seed, grid_n=int(p["grid_n"]))
+        index = functools.partial(robot.condition_index, invalid="nan")  # NaN where a state is invalid: one batch
+        _CACHE[key] = well_conditioned_polygon(index, sigma, box, seed_rad=seed, grid_n=int(p["grid_n"]))
     return _CACHE[key]
 
 

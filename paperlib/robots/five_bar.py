@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -225,12 +225,29 @@ class FiveBar:
         self._check(_batch.batch_qqd2(K.jacobian_rates, Q, QD, self.params, Dc, Dp), Q, "jacobian_rates")
         return (Dc[0], Dp[0]) if single else (Dc, Dp)
 
-    def condition_index(self, q: Any) -> np.ndarray | float:
-        """sigma = sqrt(mu_min / mu_max) of D_p^T D_p (Fig. 4), in [0, 1]."""
-        D_chi, _ = self.jacobians(q)
-        sv = np.linalg.svd(np.asarray(D_chi)[..., 8:10, :], compute_uv=False)
-        sigma = sv[..., -1] / sv[..., 0]
-        return float(sigma) if np.ndim(sigma) == 0 else sigma
+    def condition_index(self, q: Any, invalid: Literal["raise", "nan"] = "raise") -> np.ndarray | float:
+        """sigma = sqrt(mu_min / mu_max) of D_p^T D_p (Fig. 4), in [0, 1].
+
+        ``invalid="nan"``: a state outside the workspace or at a singularity gives NaN instead of
+        the ``ValueError`` naming it (one batch for a whole planning grid; the valid states' values
+        are the same either way).
+        """
+        if invalid not in ("raise", "nan"):
+            raise ValueError(f"invalid must be 'raise' or 'nan', not {invalid!r}")
+        if invalid == "raise":
+            D_chi, _ = self.jacobians(q)
+            sv = np.linalg.svd(np.asarray(D_chi)[..., 8:10, :], compute_uv=False)
+            sigma = sv[..., -1] / sv[..., 0]
+            return float(sigma) if np.ndim(sigma) == 0 else sigma
+        Q, single = _as_states(q, "q")
+        Dc = np.empty((Q.shape[0], K.N_CHI, 2))
+        Dp = np.empty((Q.shape[0], K.N_PSI, 2))
+        ok = _batch.batch_q2(K.jacobians, Q, self.params, Dc, Dp) == 0
+        out = np.full(Q.shape[0], np.nan)
+        if ok.any():
+            sv = np.linalg.svd(Dc[ok][:, 8:10, :], compute_uv=False)
+            out[ok] = sv[:, -1] / sv[:, 0]
+        return float(out[0]) if single else out
 
     # -- dynamics -------------------------------------------------------------------------------
     def mass_matrix(self, q: Any) -> np.ndarray:

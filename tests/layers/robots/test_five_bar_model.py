@@ -130,6 +130,23 @@ def test_single_and_batch_shapes(robot):
     np.testing.assert_allclose(robot.mass_matrix(Q)[2], robot.mass_matrix(Q[2]), rtol=0, atol=0)
 
 
+
+def test_condition_index_gives_nan_at_invalid_states_and_the_same_values_elsewhere(robot):
+    rng = np.random.default_rng(11)
+    Q = rng.uniform(np.radians([-60, -120]), np.radians([260, 260]), size=(400, 2))  # many outside the workspace
+    sigma = robot.condition_index(Q, invalid="nan")
+    for q, s in zip(Q, sigma):
+        try:
+            expected = robot.condition_index(q)
+        except ValueError:
+            assert np.isnan(s)
+            continue
+        assert s == expected  # the same batch kernel and SVD: bit for bit
+    assert np.isnan(sigma).any() and np.isfinite(sigma).any()
+    assert np.isnan(robot.condition_index(Q[np.isnan(sigma)][0], invalid="nan"))  # one state: a float NaN
+    with pytest.raises(ValueError, match="invalid"):
+        robot.condition_index(Q, invalid="zero")
+
 # -- Jacobians against finite differences ---------------------------------------------------------
 
 def test_jacobians_match_finite_differences(robot):
