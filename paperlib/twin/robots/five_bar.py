@@ -15,9 +15,12 @@ true values (drive gains, friction laws, temperatures) in their ``truth`` attrib
 
 from __future__ import annotations
 
+import copy
 import functools
+import hashlib
 import json
 import math
+import pickle
 import time as _time
 from dataclasses import asdict
 from pathlib import Path
@@ -274,10 +277,28 @@ def simulate(
     return ds
 
 
+#: Calibrations made in this process, by the content of their inputs (a twin run is deterministic):
+#: the pipeline's recordings share seeds (PD, CTC and AC one, cold and warm another), and a sweep job
+#: makes them all in one process, so each calibration run is made once.
+_CALIBRATIONS: dict[str, Any] = {}
+_CALIBRATIONS_KEPT = 16
+
+
 def calibration_run(seed: int, twin_params: Any = None, robot: FiveBar | None = None, duration_s: float = 20.0):
-    """The IMU-calibration protocol (:func:`paperlib.estimation.imu_calibration.calibration_protocol`) on the twin."""
-    return calibration_protocol(
-        lambda **kw: simulate(**kw, twin_params=twin_params, robot=robot), seed, duration_s=duration_s)
+    """The IMU-calibration protocol (:func:`paperlib.estimation.imu_calibration.calibration_protocol`) on the twin.
+
+    The same seed, duration, twin parameters and robot give the same calibration: it is made once
+    per process and handed out as a copy.
+    """
+    tp = twin_params or dr.load_twin_params()
+    robot = robot or FiveBar.default()
+    key = hashlib.sha256(pickle.dumps((int(seed), float(duration_s), tp, robot.params, robot.description))).hexdigest()
+    if key not in _CALIBRATIONS:
+        if len(_CALIBRATIONS) >= _CALIBRATIONS_KEPT:
+            _CALIBRATIONS.pop(next(iter(_CALIBRATIONS)))
+        _CALIBRATIONS[key] = calibration_protocol(
+            lambda **kw: simulate(**kw, twin_params=tp, robot=robot), seed, duration_s=duration_s)
+    return copy.deepcopy(_CALIBRATIONS[key])
 
 
 def record(output: str | Path, **kwargs: Any) -> Path:

@@ -35,3 +35,4 @@ def test_every_phase_of_a_cycle_is_timed() -> None:
     assert all(math.isfinite(v) for v in costs.values())
     # CPU times of real work (their size is the host's business; only that they were measured)
     assert all(costs[p] > 0 for p in ("loop", "plant_state", "imu", "control_step", "drives_friction", "rk4_heat"))
+
