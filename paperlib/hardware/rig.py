@@ -279,7 +279,7 @@ class HardwareRig(Rig):
     def ethercat_config(self) -> EthercatConfig:
         s = self.settings
         return EthercatConfig(
-            chain=s.chain, coupler_index=s.coupler_index, axes=s.axes,
+            chain=s.chain, coupler_index=s.coupler_index, axes=s.axes, terminals=s.terminals,
             counts_per_rev=int(self.robot_model.description["sensors"]["encoder_counts_per_motor_rev"]),
             gear_ratio=tuple(float(g) for g in self.gear),
             cycle_time_s=1.0 / s.cycle_hz, use_dc=s.use_dc, max_consecutive_errors=s.max_lost_frames + 1,

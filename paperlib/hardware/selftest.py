@@ -286,7 +286,7 @@ def selftest(
     wd.mkdir(parents=True, exist_ok=True)
     overrides = dict(emulator or {})
     overrides.setdefault("robot", identity.robot)  # the emulated robot is the rig file's
-    overrides.setdefault("chain", emulated_chain(identity.chain, identity.axes))  # and so is its chain
+    overrides.setdefault("chain", emulated_chain(identity.chain, identity.axes, identity.terminals))  # and its chain
     if lockstep:
         overrides.setdefault("lockstep", True)
     if not zeroing:
