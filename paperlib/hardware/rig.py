@@ -95,6 +95,7 @@ __all__ = [
     "load_imu_calibration",
     "write_imu_calibration",
     "EMULATOR_SOFTWARE_PREFIX",
+    "identify",
 ]
 
 EMULATOR_SOFTWARE_PREFIX = "paperlib esc emulator"
@@ -139,6 +140,21 @@ def write_imu_calibration(path: str | Path, rows: np.ndarray, *, source: str, ex
     p = Path(path)
     p.write_text("\n".join(lines) + "\n")
     return p
+
+
+def identify(m: EthercatMaster) -> dict[str, Any]:
+    """The chain found and the first drive's name and versions (0x1008/0x1009/0x100A); ``emulator``:
+    whether the drive reports paperlib's emulator as its software version (then the rig is not hardware)."""
+    out: dict[str, Any] = {"slaves": [dict(d) for d in m.found], "emulator": False}
+    for idx, key in ((0x1008, "device_name"), (0x1009, "hardware_version"), (0x100A, "software_version")):
+        try:
+            raw = m._drive.sdo_read(idx, 0)
+            out[key] = bytes(raw).split(b"\0")[0].decode("ascii", "replace")
+        except Exception:  # noqa: BLE001 -- optional objects
+            out[key] = None
+    sw = out.get("software_version") or ""
+    out["emulator"] = sw.startswith(EMULATOR_SOFTWARE_PREFIX)
+    return out
 
 
 @dataclass
@@ -359,18 +375,8 @@ class HardwareRig(Rig):
             raise RigFault(f"cannot bind the IMU receiver to {s.bind_address}:{s.udp_port}: {exc}") from exc
 
     def _identify(self) -> dict[str, Any]:
-        m = self.master
-        assert m is not None
-        out: dict[str, Any] = {"slaves": [dict(d) for d in m.found], "emulator": False}
-        for idx, key in ((0x1008, "device_name"), (0x1009, "hardware_version"), (0x100A, "software_version")):
-            try:
-                raw = m._drive.sdo_read(idx, 0)
-                out[key] = bytes(raw).split(b"\0")[0].decode("ascii", "replace")
-            except Exception:  # noqa: BLE001 -- optional objects
-                out[key] = None
-        sw = out.get("software_version") or ""
-        out["emulator"] = sw.startswith(EMULATOR_SOFTWARE_PREFIX)
-        return out
+        assert self.master is not None
+        return identify(self.master)
 
     def _wait_for_imu(self) -> None:
         """Exchange zero-torque frames until a fresh IMU sample arrived (``imu_wait_s`` at most)."""

@@ -76,6 +76,7 @@ class RigSettings:
     terminals: tuple[AnalogChannel, ...] = ()  # analog terminal channels (bridges, RTDs) -> recording channels
     twin: str | None = None  # [rig] twin: the twin the self-test's emulated rig runs (None: the robot's own)
     imu_enabled: bool = True  # [imu] enabled = false: a rig without the IMU board
+    joint: dict[str, Any] | None = None  # [joint]: a single-joint rig's drive train (paperlib.hardware.joint_rig)
     max_lost_frames: int = 20
     receive_timeout_s: float = 1e-4
     pd_watchdog_s: float | None = None
@@ -104,7 +105,7 @@ class RigSettings:
 
 #: The :class:`RigSettings` fields that say what the rig *is* (its robot and its EtherCAT chain), as
 #: opposed to how it is connected and run: what a self-test takes from a rig file.
-IDENTITY_FIELDS = ("robot", "chain", "coupler_index", "axes", "terminals", "twin", "imu_enabled")
+IDENTITY_FIELDS = ("robot", "chain", "coupler_index", "axes", "terminals", "twin", "imu_enabled", "joint")
 
 
 def _tuple(v: Any, n: int | None = None, kind: type = float) -> tuple:
@@ -187,6 +188,7 @@ def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
             position_offset_deg=_tuple(ec.get("position_offset_deg", (0.0, 0.0)), 2),
             udp_port=int(imu.get("udp_port", 5005)),
             imu_enabled=imu_enabled,
+            joint=dict(raw["joint"]) if "joint" in raw else None,
             twin=None if rig.get("twin") is None else str(rig["twin"]),
             bind_address=str(imu.get("bind_address", "0.0.0.0")),
             source_address=imu.get("source_address"),

@@ -74,11 +74,13 @@ class SelftestUnavailable(RuntimeError):
 class EmulatorProcess:
     """The emulated rig as a subprocess in the pair's slave namespace."""
 
-    def __init__(self, pair: netns.NetnsPair, config: dict[str, Any], imu_dest: tuple[str, int],
-                 rt_priority: int = 0, cpu: int | None = None, timeout_s: float = 300.0, workdir: Path | None = None) -> None:
+    def __init__(self, pair: netns.NetnsPair, config: dict[str, Any], imu_dest: tuple[str, int] | None,
+                 rt_priority: int = 0, cpu: int | None = None, timeout_s: float = 300.0, workdir: Path | None = None,
+                 module: str = "paperlib.hardware.emulators.twin_rig") -> None:
         env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        argv = [sys.executable, "-m", "paperlib.hardware.emulators.twin_rig", "--ifname", pair.ifname["slave"],
-                "--imu-dest", f"{imu_dest[0]}:{imu_dest[1]}", "--config", json.dumps(config)]
+        argv = [sys.executable, "-m", module, "--ifname", pair.ifname["slave"], "--config", json.dumps(config)]
+        if imu_dest is not None:
+            argv += ["--imu-dest", f"{imu_dest[0]}:{imu_dest[1]}"]
         if rt_priority:
             argv += ["--rt-priority", str(rt_priority)]
         if cpu is not None:
@@ -273,6 +275,13 @@ def selftest(
     """
     say = log or (lambda s: None)
     identity = load_rig_settings(DEFAULT_RIG_FILE if rig_file is None else rig_file)
+    if identity.twin == "torque_joint":  # a single-joint rig (the bearing room's): its own self-test
+        from paperlib.hardware.joint_selftest import selftest_joint
+
+        return selftest_joint(identity, duration_s=duration_s, seed=seed, json_out=json_out, workdir=workdir,
+                              emulator=emulator, start_emulator=start_emulator, max_lost_frames=max_lost_frames,
+                              receive_timeout_s=receive_timeout_s, pd_watchdog_s=pd_watchdog_s, lockstep=lockstep,
+                              log=log)
     ncpu = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else list(range(ncpu))
     if cpu == "auto":
