@@ -76,7 +76,8 @@ def selftest_joint(identity: RigSettings, *, duration_s: float = 6.0, seed: int 
     from paperlib.hardware.joint_rig import JointRig
     from paperlib.hardware.joint_session import run_joint_session
     from paperlib.hardware.loop import Watchdog
-    from paperlib.hardware.selftest import EmulatorProcess, SelftestUnavailable, _json_default
+    from paperlib.hardware.selftest_process import EmulatorProcess, SelftestUnavailable
+    from paperlib.hardware.selftest_process import json_default as _json_default
 
     say = log or (lambda s: None)
     reason = netns.unavailable_reason()

@@ -24,10 +24,6 @@ from .esc.slave import Cmd, EscSlave
 
 __all__ = ["AnalogTerminal"]
 
-#: The logical datagrams that carry process data.
-_LOGICAL = (Cmd.LRW, Cmd.LRD, Cmd.LWR)
-
-
 class AnalogTerminal(EscSlave):
     """An analog input terminal with fixed PDOs (see the module docstring).
 
