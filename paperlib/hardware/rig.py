@@ -250,6 +250,9 @@ class HardwareRig(Rig):
         self.timings: dict[str, float] = {}
         self.bringup_errors: list[str] = []
         self._m = Measurement(2)
+        # RTD channels of the chain's terminals: (joint, index into the master's terminal values)
+        self._temp_slots = [(c.joint, i) for i, c in enumerate(settings.terminals)
+                            if c.signal == "temperature" and c.joint < 2]
         self._zero = np.zeros(2)
         self._opened = False
         self._in_flight = False
@@ -488,6 +491,10 @@ class HardwareRig(Rig):
             meas.qdd[j] = aa * a[i, 1] + leak * qd * qd + ba
         if self._cycle == self._nan_k:
             meas.qd[self._nan_j] = math.nan
+        if self._temp_slots:
+            values = self.master.terminals.values  # type: ignore[union-attr]
+            for j, i in self._temp_slots:
+                meas.temperature[j] = values[i]
         meas.t = self._cycle / self.sample_rate_hz
         return meas
 
@@ -532,6 +539,15 @@ class HardwareRig(Rig):
                 m.close()  # disable (zero torque, CiA 402 down), INIT, close the socket; idempotent
         if self.receiver is not None:
             self.receiver.close()
+
+    @property
+    def measures_temperature(self) -> bool:
+        """Whether RTD terminals of the chain measure the joints' temperatures (recorded as ``temperature``)."""
+        return bool(self._temp_slots)
+
+    def channel_sources(self) -> dict[str, Any]:
+        """Which analog terminal and channel each terminal-fed recording channel came from."""
+        return {} if self.master is None else self.master.terminals.sources()
 
     # -- health (read by run_loop's watchdog) -----------------------------------------------------------
     @property

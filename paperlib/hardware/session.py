@@ -416,6 +416,9 @@ def run_session(
                 "zeroing": None if zeroing is None else zeroing.as_dict(),
             }
             attrs = {"rig": getattr(rig, "rig_label", source), "param_names": json.dumps(c.param_names)}
+            temperature = bool(getattr(rig, "measures_temperature", False))  # RTD terminals on the chain
+            if temperature:
+                attrs["channel_sources"] = json.dumps(rig.channel_sources())  # type: ignore[attr-defined]
             identity = getattr(rig, "identity", None)
             if identity:
                 attrs["devices"] = json.dumps(identity, default=str)
@@ -427,6 +430,7 @@ def run_session(
                 config=config, seed=int(seed) if source == "twin" else None,
                 truth=truth if source == "twin" else None, attrs=attrs,
                 origins={"qd": "gyroscope", "qdd": "accelerometer"}, torque_side="motor",
+                optional=("temperature",) if temperature else (),
                 extra_channels=_channels(c.param_names),
                 coords={"param": c.param_names, "part": ["dynamic_ff", "friction_ff", "feedback"]},
                 preallocate=n_slots + 2)
@@ -448,7 +452,8 @@ def run_session(
     say(f"control loop running: {n_slots} cycles at {rate:g} Hz ({controller})")
     try:
         stats = run_loop(rig, step, duration_s, rate, writer, watchdog, limits,
-                         log_channels=("q", "qd", "qdd", "tau_m", "tau_tgt", "lateness", "digital_inputs"),
+                         log_channels=("q", "qd", "qdd", "tau_m", "tau_tgt", "lateness", "digital_inputs")
+                         + (("temperature",) if temperature else ()),
                          sleep_margin_s=sleep_margin_s, open_rig=False)
     finally:
         _restore(old)

@@ -10,6 +10,7 @@ and RTD in lock step: the settings written by SDO at PRE-OP, the tare, the value
 
 from __future__ import annotations
 
+import json
 import math
 import struct
 from typing import Any
@@ -354,3 +355,23 @@ def test_an_open_rtd_is_a_terminal_fault_and_the_drive_is_disabled(netns_availab
             report = emu.stop()
     assert report["terminals"][1]["wiring"] == ["ok", "open"]
     assert report["drives"][0]["axis_states"] == ["switch on disabled"]
+
+
+@pytest.mark.root
+def test_the_flagships_rig_with_gearbox_rtds_records_their_temperatures(netns_available, tmp_path):
+    """config/rigs/five_bar_gearbox_rtd.toml: the 5R's self-test records each gearbox case's RTD as ``temperature``."""
+    from paperlib.hardware.selftest import LOCKSTEP_LINK, selftest
+    from paperlib.provenance import REPO_ROOT
+    from paperlib.recordings import read_recording
+
+    s = selftest(1.0, calibrate_s=0.0, zeroing=False, rig_file=REPO_ROOT / "config" / "rigs" / "five_bar_gearbox_rtd.toml",
+                 workdir=tmp_path, lockstep=True, **LOCKSTEP_LINK)
+    assert s["robot"] == "five_bar" and s["fault"] is None and s["recording_valid"], s
+    ds = read_recording(s["recording"])
+    truth = json.loads(ds.attrs["truth"])
+    # the twin's gearbox cases (22 degC at the start; a 1-s run heats them by far less than a count, 0.1 degC)
+    np.testing.assert_allclose(ds["temperature"].values, np.broadcast_to(truth["gearbox_case_temperature_start_degC"],
+                                                                         ds["temperature"].shape), atol=0.05)
+    assert ds["temperature"].attrs["units"] == "degC"
+    src = json.loads(ds.attrs["channel_sources"])["temperature"]
+    assert [src[j]["channel"] for j in ("1", "2")] == [1, 2] and src["2"]["terminal"] == "EL3202 gearboxes"
