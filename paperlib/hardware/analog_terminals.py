@@ -287,7 +287,8 @@ class TerminalBank:
         return [t.slave for t in self._terms]
 
     def attach(self, slaves: Sequence[Any]) -> list[tuple[int, Any]]:
-        """Bind the terminals to pysoem's slaves; returns ``(position, configure function)`` per terminal."""
+        """Bind the terminals to pysoem's slaves; returns ``(chain position, terminal)`` per terminal
+        (the master sets each slave's ``config_func`` to :meth:`configure` of its terminal)."""
         out = []
         for t in self._terms:
             t.pd = slaves[t.slave]
@@ -295,7 +296,7 @@ class TerminalBank:
         return out
 
     # -- PRE-OP -------------------------------------------------------------------------------
-    def configure(self, master: Any, term: _Terminal) -> None:
+    def configure(self, master: Any, term: "_Terminal") -> None:
         """Write the terminal's settings by SDO (called from its ``config_func`` in PRE-OP) and read them back.
 
         Raises
