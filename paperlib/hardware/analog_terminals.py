@@ -341,7 +341,8 @@ class TerminalBank:
             if len(t.pd.input) != t.tx.size or len(t.pd.output) != t.rx.size:
                 raise BringUpError(
                     f"terminal {name(t.pd)}: process data mapped as {len(t.pd.output)} output / {len(t.pd.input)} "
-                    f"input bytes, expected {t.rx.size} / {t.tx.size} for an {'EL3356' if t.role == 'bridge' else 'EL3202'}")
+                    f"input bytes, expected {t.rx.size} / {t.tx.size} for an "
+                    f"{'EL3356' if t.role == 'bridge' else 'EL3202'}")
 
     # -- cyclic -------------------------------------------------------------------------------
     def set_tare(self, on: bool) -> None:

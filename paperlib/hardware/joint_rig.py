@@ -26,8 +26,10 @@ Labels as :class:`~paperlib.hardware.rig.HardwareRig`: emulated devices record `
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -98,7 +100,8 @@ class JointRig(Rig):
 
     def __init__(self, settings: RigSettings) -> None:
         if settings.cycle_hz is None:
-            raise ValueError(f"rig {settings.source_file or settings.name}: a single-joint rig needs [ethercat] cycle_hz")
+            where = settings.source_file or settings.name
+            raise ValueError(f"rig {where}: a single-joint rig needs [ethercat] cycle_hz")
         self.settings = settings
         self.train = JointTrain.from_settings(settings)
         self.robot = settings.robot
@@ -116,6 +119,17 @@ class JointRig(Rig):
         self._zero = np.zeros(1)
         self._in_flight = False
         self._cycle = 0
+        # per-cycle read / command timestamps for the deadline analysis (prepare_timing)
+        self.record_timing = False
+        self.t_read_ns = np.zeros(0, dtype=np.int64)
+        self.t_cmd_ns = np.zeros(0, dtype=np.int64)
+
+    def prepare_timing(self, n_cycles: int) -> None:
+        """Preallocate per-cycle read / command timestamps for ``n_cycles`` (the session's deadline analysis)."""
+        self.t_read_ns = np.zeros(n_cycles + 2, dtype=np.int64)
+        self.t_cmd_ns = np.zeros(n_cycles + 2, dtype=np.int64)
+        self._cycle = 0
+        self.record_timing = True
 
     def ethercat_config(self) -> EthercatConfig:
         s, tr = self.settings, self.train
@@ -154,10 +168,46 @@ class JointRig(Rig):
             self._in_flight = False
         return self._fill(*self.master.exchange(self._zero)[:3])
 
+    @contextmanager
+    def keepalive(self, rate_hz: float = 1000.0) -> Iterator[None]:
+        """Exchange zero-torque frames from a thread while the caller prepares the run.
+
+        The drive's process-data watchdog (e.g. 100 ms) must not see a silent master between the
+        bring-up and the loop (the recording writer's allocation, ...).
+
+        Raises
+        ------
+        RigFault
+            When the link or a terminal failed meanwhile.
+        """
+        stop = threading.Event()
+        errors: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                while not stop.is_set():
+                    self.read_idle()
+                    time.sleep(1.0 / rate_hz)
+            except BaseException as exc:  # noqa: BLE001 -- reported to the caller
+                errors.append(exc)
+
+        thread = threading.Thread(target=run, name="joint-rig-keepalive", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join(timeout=5.0)
+        if errors:
+            raise RigFault(f"link lost while preparing the run: {errors[0]}") from errors[0]
+
     def read(self) -> Measurement:
         m = self.master
         if m is None or not m.operational:
             raise RigFault("read() on a closed rig")
+        k = self._cycle
+        if self.record_timing and k < self.t_read_ns.size:
+            self.t_read_ns[k] = time.perf_counter_ns()
         if self._in_flight:
             pos, vel, tau, _, _ = m.receive(self.settings.receive_timeout_s)
             self._in_flight = False
@@ -182,7 +232,10 @@ class JointRig(Rig):
             return
         m.send(tau_tgt)
         self._in_flight = True
-        self._cycle += 1
+        k = self._cycle
+        if self.record_timing and k < self.t_cmd_ns.size:
+            self.t_cmd_ns[k] = time.perf_counter_ns()
+        self._cycle = k + 1
 
     def close(self) -> None:
         """Zero torque, disable the drive, chain to INIT (safe twice)."""
@@ -197,6 +250,7 @@ class JointRig(Rig):
                     pass
         finally:
             self._in_flight = False
+            self.record_timing = False
             m.close()
 
     @property

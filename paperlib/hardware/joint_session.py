@@ -1,4 +1,4 @@
-"""One run of a single-joint rig (:class:`~paperlib.hardware.joint_rig.JointRig`): impedance moves, the loop, a recording.
+"""One run of a single-joint rig (:class:`~paperlib.hardware.joint_rig.JointRig`): impedance moves, loop, recording.
 
 The bearing room turns its joint (and a grasped wheel bearing) with joint impedance control along
 back-to-back trapezoidal-velocity moves (paper 004, Sec. 3.1.2;
@@ -16,6 +16,7 @@ the run safely; the recording holds every cycle up to it and names the fault.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -27,6 +28,7 @@ import numpy as np
 
 from paperlib.hardware.joint_rig import JointRig
 from paperlib.hardware.loop import Limits, LoopStats, Watchdog, run_loop
+from paperlib.hardware.session import command_deadlines
 
 __all__ = ["JointSessionResult", "ImpedanceStep", "run_joint_session"]
 
@@ -133,35 +135,51 @@ def run_joint_session(
     q_sp, qd_sp, qdd_sp = trapezoidal_moves(tuple(distances_rad), v_max=v_max, a_max=a_max, dwell_s=dwell_s, fs=rate)
     if q_sp.shape[0] < n:
         pad = n - q_sp.shape[0]
-        q_sp, qd_sp, qdd_sp = np.r_[q_sp, np.full(pad, q_sp[-1])], np.r_[qd_sp, np.zeros(pad)], np.r_[qdd_sp, np.zeros(pad)]
+        q_sp = np.r_[q_sp, np.full(pad, q_sp[-1])]
+        qd_sp, qdd_sp = np.r_[qd_sp, np.zeros(pad)], np.r_[qdd_sp, np.zeros(pad)]
     signals = tuple(c for c in rig.channels if c in ("tau_s", "tau_ref", "temperature"))
     step = ImpedanceStep(q_sp[:n], qd_sp[:n], qdd_sp[:n], rate, tr.gear_ratio, tr.kp_Nm_per_rad, tr.kd_Nm_s_per_rad,
                          signals)
     limits = Limits(math.radians(tr.q_min_deg), math.radians(tr.q_max_deg), tr.max_motor_torque_Nm)
     watchdog = watchdog or Watchdog(max_imu_age_s=None)
-    rig.open()
+    # a full collection of the heap holds the GIL for long: before the bring-up, not while the keep-alive
+    # thread must feed the drive's watchdog (as run_session does)
+    gc.collect()
+    gc.freeze()
+    try:
+        rig.open()
+    except BaseException:
+        gc.unfreeze()
+        raise
     try:
         step.q0 = float(rig.read_idle().q[0])
-        source = rig.source
-        config = {"controller": "joint impedance", "duration_s": float(duration_s), "distances_rad": list(distances_rad),
-                  "v_max_rad_s": v_max, "a_max_rad_s2": a_max, "dwell_s": dwell_s, "start_rad": step.q0,
-                  "joint_train": asdict(tr), "watchdog": asdict(watchdog),
-                  "rig_file": rig.settings.source_file}
-        attrs = {"rig": rig.rig_label, "channel_sources": json.dumps(rig.channel_sources()),
-                 "devices": json.dumps(rig.identity, default=str)}
-        writer = RecordingWriter(
-            output, [1], robot=rig.robot, source=source, sample_rate_hz=rate, controller="impedance", config=config,
-            seed=int(seed) if source == "twin" else None,
-            truth=(truth or {"note": "emulated hardware"}) if source == "twin" else None, attrs=attrs,
-            channels=("q", "qd", "tau_m", "tau_tgt", "q_sp", "qd_sp", "qdd_sp", *signals),
-            origins={"qd": "drive"}, torque_side="motor", preallocate=n + 2)
+        with rig.keepalive():  # the drive's watchdog must see frames while the writer is prepared
+            source = rig.source
+            config = {"controller": "joint impedance", "duration_s": float(duration_s),
+                      "distances_rad": list(distances_rad), "v_max_rad_s": v_max, "a_max_rad_s2": a_max, "dwell_s": dwell_s, "start_rad": step.q0,
+                      "joint_train": asdict(tr), "watchdog": asdict(watchdog),
+                      "rig_file": rig.settings.source_file}
+            attrs = {"rig": rig.rig_label, "channel_sources": json.dumps(rig.channel_sources()),
+                     "devices": json.dumps(rig.identity, default=str)}
+            writer = RecordingWriter(
+                output, [1], robot=rig.robot, source=source, sample_rate_hz=rate, controller="impedance", config=config,
+                seed=int(seed) if source == "twin" else None,
+                truth=(truth or {"note": "emulated hardware"}) if source == "twin" else None, attrs=attrs,
+                channels=("q", "qd", "tau_m", "tau_tgt", "q_sp", "qd_sp", "qdd_sp", *signals),
+                origins={"qd": "drive"}, torque_side="motor", preallocate=n + 2)
     except BaseException:
         rig.close()
+        gc.unfreeze()
         raise
+    rig.prepare_timing(n)
     say(f"loop: {n} cycles at {rate:g} Hz")
-    stats = run_loop(rig, step, duration_s, rate, writer, watchdog, limits, log_channels=("q", "qd", "tau_m", "tau_tgt"),
-                     sleep_margin_s=sleep_margin_s, open_rig=False)
+    try:
+        stats = run_loop(rig, step, duration_s, rate, writer, watchdog, limits,
+                         log_channels=("q", "qd", "tau_m", "tau_tgt"), sleep_margin_s=sleep_margin_s, open_rig=False)
+    finally:
+        gc.unfreeze()
     say(stats.summary())
+    late, offset_p99_us, offset_max_us = command_deadlines(rig, stats)
     out = Path(output)
     recording = out if out.is_file() else None
     valid, err = False, None
@@ -169,6 +187,7 @@ def run_joint_session(
         try:
             ds = read_recording(recording)
             ds.attrs.update({"loop_cycles": int(stats.cycles), "deadline_misses": int(stats.deadline_misses),
+                             "late_commands": int(late),
                              "lateness_median_us": float(stats.lateness_median_us),
                              "lateness_p99_us": float(stats.lateness_p99_us),
                              "lateness_max_us": float(stats.lateness_max_us), "stop_reason": stats.stop_reason,
@@ -180,7 +199,9 @@ def run_joint_session(
             err = f"{type(exc).__name__}: {exc}"
     else:
         err = "no recording written (fewer than two cycles before the stop)"
-    summary = {"cycles": stats.cycles, "deadline_misses": stats.deadline_misses,
+    summary = {"cycles": stats.cycles, "deadline_misses": stats.deadline_misses, "late_commands": late,
+               "deadline_met_fraction": (1.0 - late / stats.cycles) if stats.cycles else None,
+               "command_offset_p99_us": offset_p99_us, "command_offset_max_us": offset_max_us,
                "lateness_median_us": stats.lateness_median_us, "lateness_p99_us": stats.lateness_p99_us,
                "lateness_p999_us": stats.lateness_p999_us, "lateness_max_us": stats.lateness_max_us,
                "torque_clips": stats.torque_clips, "stop_reason": stats.stop_reason, "fault": stats.fault,

@@ -48,7 +48,8 @@ from paperlib.estimation.config import EstimatorConfig
 from paperlib.hardware.loop import Limits, LoopStats, Watchdog, order_problems, run_loop
 from paperlib.rig import HasTruth, ImuDelay, Measurement, Rig, RigFault, capabilities
 
-__all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "summary_problems", "LOOP_ATTRS"]
+__all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "summary_problems", "LOOP_ATTRS",
+           "command_deadlines"]
 
 #: What a session's recording says about its loop (attributes, besides the estimator's state).
 LOOP_ATTRS = ("loop_cycles", "deadline_misses", "late_commands", "lateness_median_us", "lateness_p99_us",
@@ -461,7 +462,7 @@ def run_session(
     say(stats.summary())
 
     # the stricter deadline: the command of cycle k must leave before t0 + (k + 1) T
-    late_commands, send_p99_us, send_max_us = _command_deadlines(rig, stats)
+    late_commands, send_p99_us, send_max_us = command_deadlines(rig, stats)
     out_path = Path(output)
     recording: Path | None = out_path if out_path.is_file() else None
     valid, err = False, None
@@ -525,7 +526,7 @@ def summary_problems(summary: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _command_deadlines(rig: Rig, stats: LoopStats) -> tuple[int, float, float]:
+def command_deadlines(rig: Rig, stats: LoopStats) -> tuple[int, float, float]:
     """Cycles whose command left after the end of their slot; p99 and max command offset [us]."""
     t_read = getattr(rig, "t_read_ns", None)
     t_cmd = getattr(rig, "t_cmd_ns", None)

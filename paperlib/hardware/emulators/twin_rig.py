@@ -365,7 +365,7 @@ _PLANT_SLOT: list[TwinDrivePlant | None] = [None]
 
 
 def _wire_rtds(chain: Any, plant: TwinDrivePlant) -> None:
-    """Fix the chain's RTD channels that measure ``temperature`` of joint g to gearbox g's case (the twin's thermal node)."""
+    """Fix the chain's RTD channels measuring ``temperature`` of joint g to gearbox g's case (the twin's thermal node)."""
     from paperlib.twin import thermal as th
 
     x = plant.twin.therm_x
