@@ -34,6 +34,11 @@ Bring-up (:meth:`EthercatMaster.open`):
    drives); SAFE-OP, then OP with process data running;
 6. walk each axis' CiA 402 state machine to "operation enabled" (fault reset if needed).
 
+Analog input terminals (rig-file roles ``bridge`` / ``rtd``: :mod:`paperlib.hardware.analog_terminals`)
+are configured by SDO in their own ``config_func`` (settings written and read back), tared before
+the axes are enabled when asked, decoded every cycle into :attr:`EthercatMaster.terminals`
+``.values``; a reply whose terminal status has the error bit raises :class:`TerminalFault`.
+
 :meth:`EthercatMaster.exchange` then runs one cycle: target torques [N m] -> per mille of
 the rated torque, LRW, working-counter check, and counts -> SI units.  Every cycle's WKC is
 checked; lost frames and WKC errors are counted and too many in a row raise

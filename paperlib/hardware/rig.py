@@ -223,6 +223,10 @@ class HardwareRig(Rig):
         from paperlib.estimation.imu_calibration import identity_conversion
         from paperlib.robots import load as load_robot
 
+        if not settings.imu_enabled:
+            raise ValueError(f"rig {settings.source_file or settings.name} has no IMU board ([imu] enabled = false): "
+                             "this rig measures the rates with it; a single-joint rig runs as "
+                             "paperlib.hardware.joint_rig.JointRig")
         self.settings = settings
         self.robot_model = robot or load_robot(settings.robot)
         self.robot = settings.robot

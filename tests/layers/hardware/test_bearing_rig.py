@@ -53,6 +53,14 @@ def test_the_stepped_joint_twin_is_the_whole_run_simulation():
     assert plant.offset_shift_Nm == run.truth["run"]["sensor_offset_shift_Nm"]
 
 
+def test_the_imu_rig_refuses_a_rig_file_without_the_imu_board():
+    from paperlib.hardware.rig import HardwareRig
+
+    s = load_rig_settings(RIG)
+    with pytest.raises(ValueError, match=r"no IMU board .*JointRig"):
+        HardwareRig(s)
+
+
 # --------------------------------------------------------------------------------------------
 # network: the self-test of the bearing rig, in lock step
 # --------------------------------------------------------------------------------------------
