@@ -99,9 +99,11 @@ def add_parser(subparsers: Any) -> None:
                     help="host-independent mode for shared machines (CI): the emulated robot advances one control "
                          "cycle per frame, replies may take 50 ms, the IMU may be 0.5 s old and 400 bad cycles in a "
                          "row are tolerated, so a stalled host makes the run late, never different")
-    st.add_argument("--rig-file", default=None,
+    st.add_argument("--rig-file", "--rig", dest="rig_file", default=None,
                     help="rig TOML whose [rig] robot and [[ethercat.slave]] chain the master expects (default "
-                         "config/rig.example.toml, the flagship's; config/rigs/ holds the rigs' own files)")
+                         "config/rig.example.toml, the flagship's; config/rigs/ holds the rigs' own files; a rig "
+                         "whose [rig] twin is \"torque_joint\", config/rigs/bearing.toml, runs the single-joint "
+                         "self-test, paperlib.hardware.joint_selftest)")
     st.add_argument("--quiet", action="store_true", help="print only the JSON summary")
     st.set_defaults(func=cmd_selftest)
     ci = sub.add_parser("calibrate-imu", help="IMU conversion rows from a recording (nominal IMU conversion)")

@@ -34,6 +34,11 @@ Bring-up (:meth:`EthercatMaster.open`):
    drives); SAFE-OP, then OP with process data running;
 6. walk each axis' CiA 402 state machine to "operation enabled" (fault reset if needed).
 
+Analog input terminals (rig-file roles ``bridge`` / ``rtd``: :mod:`paperlib.hardware.analog_terminals`)
+are configured by SDO in their own ``config_func`` (settings written and read back), tared before
+the axes are enabled when asked, decoded every cycle into :attr:`EthercatMaster.terminals`
+``.values``; a reply whose terminal status has the error bit raises :class:`TerminalFault`.
+
 :meth:`EthercatMaster.exchange` then runs one cycle: target torques [N m] -> per mille of
 the rated torque, LRW, working-counter check, and counts -> SI units.  Every cycle's WKC is
 checked; lost frames and WKC errors are counted and too many in a row raise
@@ -78,6 +83,7 @@ from paperlib.hardware.cia402 import (
     cia402_state,
     enable_step,
 )
+from paperlib.hardware.analog_terminals import TerminalBank, TerminalFault
 from paperlib.hardware.coe import sdo_abort_text
 from paperlib.hardware.ethercat_bus import AL_INIT as _INIT
 from paperlib.hardware.ethercat_bus import AL_OP as _OP
@@ -128,6 +134,7 @@ __all__ = [
     "StateTransitionError",
     "DriveStateError",
     "BringUpError",
+    "TerminalFault",
     "probe",
     "cia402_state",
     "sdo_abort_text",
@@ -182,6 +189,7 @@ class EthercatMaster:
         self.digital_outputs = 0
         self._layout = drives_of(config.axes)  # one entry per drive, in wiring order
         self._drive_slaves: list[Any] = []  # their pysoem slaves
+        self.terminals = TerminalBank(config.terminals)  # analog terminals (bridges, RTDs), if any
         self._drive: Any = None  # the first drive (identity, flushes, default slave of sdo_read/sdo_write)
         self._coupler: Any = None
         self._di_shift = 0
@@ -249,6 +257,8 @@ class EthercatMaster:
             self._coupler = self.slaves[cfg.coupler_index] if cfg.coupler_index is not None else None
             for d, s in zip(self._layout, self._drive_slaves):
                 s.config_func = (lambda pos, d=d, s=s: configure_drive(self, d, s))
+            for pos, term in self.terminals.attach(self.slaves):
+                self.slaves[pos].config_func = (lambda p, t=term: self.terminals.configure(self, t))
             self.iomap_size = self.master.config_map()
             self.timings["config_map_s"] = time.perf_counter() - t0
             self._check_mapping()
@@ -262,6 +272,8 @@ class EthercatMaster:
             self._request_op()
             self.timings["op_s"] = time.perf_counter() - t0
             self._operational = True
+            if self.terminals.tares:
+                self.tare()
             if cfg.enable_axes:
                 self.enable()
             self.timings["enabled_s"] = time.perf_counter() - t0
@@ -374,6 +386,8 @@ class EthercatMaster:
                     f"drive {self._slave_name(d)}: process data mapped as {len(d.output)} output / {len(d.input)} "
                     f"input bytes, expected {lay.rx.size} / {lay.tx.size} for its {len(lay.axes)} axis/axes"
                 )
+        if self.terminals:
+            self.terminals.check_mapping(self._slave_name)
         # expected WKC by the ESC rules: LRW +2 for a slave with outputs, +1 with inputs
         wkc = 0
         for s in self.slaves:
@@ -445,6 +459,20 @@ class EthercatMaster:
             d.output = out
         if self._coupler is not None and len(self._coupler.output) > 0:
             self._coupler.output = bytes([self.digital_outputs & 0xFF])
+        if self.terminals:
+            self.terminals.pack_outputs()
+
+    def tare(self, cycles: int = 20) -> None:
+        """Tare the bridge channels configured with ``tare = true`` (their terminal's Tara bit, then cleared).
+
+        The terminal zeroes its value on the rising edge of 0x7000:05; the bit is held ``cycles``
+        process-data cycles, then cleared for as many, before the drives are enabled.
+        """
+        for on in (True, False):
+            self.terminals.set_tare(on)
+            for _ in range(cycles):
+                self._cycle_for_enable()
+                time.sleep(self.config.cycle_time_s)
 
     # -- CiA 402 -----------------------------------------------------------------------------------
     def enable(self) -> None:
@@ -577,6 +605,8 @@ class EthercatMaster:
         if ok:
             st.consecutive_errors = 0
             self._unpack_inputs()
+            if self.terminals and self.terminals.fault_text is not None:
+                raise TerminalFault(f"analog terminal fault at cycle {st.cycles}: {self.terminals.fault_text}")
             if self._enabled and any(sw & OPERATION_ENABLED_MASK != OPERATION_ENABLED for sw in self.statusword):
                 self._enabled = False
                 detail = ", ".join(
@@ -653,6 +683,8 @@ class EthercatMaster:
                 self.torque[axis] = tq * 1e-3 * self.rated_torque_Nm[axis]
         if self._coupler is not None and len(self._coupler.input) > 0:
             self.digital_inputs = (self._coupler.input[0] >> self._di_shift) & self._di_mask
+        if self.terminals:
+            self.terminals.unpack()
 
     # ------------------------------------------------------------------------------------------
     # shutdown

@@ -6,6 +6,7 @@ import dataclasses
 from typing import Any, Sequence
 
 from paperlib.hardware import cia402
+from paperlib.hardware.analog_terminals import TERMINAL_ROLES, AnalogChannel, terminal_channels
 
 __all__ = ["SlaveIdentity", "DriveAxis", "EthercatConfig", "SLAVE_KEYS", "AXIS_KEYS", "chain_from_tables",
            "ExchangeStats"]
@@ -25,7 +26,8 @@ class SlaveIdentity:
         Checked only when given.
     role : str
         What the master does with it: ``"drive"`` (a CiA 402 drive with one or more axes),
-        ``"digital_inputs"`` (its digital inputs carry the zeroing sensors) or ``""`` (nothing).
+        ``"digital_inputs"`` (its digital inputs carry the zeroing sensors), ``"bridge"`` /
+        ``"rtd"`` (an analog terminal: :mod:`paperlib.hardware.analog_terminals`) or ``""`` (nothing).
     """
 
     name: str
@@ -72,6 +74,8 @@ class EthercatConfig:
         :func:`chain_from_tables`).
     coupler_index : int or None
         Position (0-based) in ``chain`` of the slave whose digital inputs are read (None: none).
+    terminals : tuple of AnalogChannel
+        The channels of the chain's analog terminals (bridges, RTDs), in wiring order.
     axes : tuple of DriveAxis
         The CiA 402 axes, drive after drive in wiring order and, within a drive, in the order the
         rig file lists them: axis ``k`` drives the robot's drive ``k`` (:func:`chain_from_tables`).
@@ -114,6 +118,7 @@ class EthercatConfig:
     chain: tuple[SlaveIdentity, ...]
     coupler_index: int | None = None
     axes: tuple[DriveAxis, ...] = ()
+    terminals: tuple[AnalogChannel, ...] = ()
     counts_per_rev: int = 65536
     gear_ratio: tuple[float, ...] = ()
     max_torque_permille: int | None = None
@@ -137,6 +142,10 @@ class EthercatConfig:
             if not 0 <= ax.slave < len(self.chain) or self.chain[ax.slave].role != "drive":
                 raise ValueError(f"EthercatConfig: axis {ax.name or ax.offset} is on chain position {ax.slave}, "
                                  "which is not a slave with role 'drive'")
+        for ch in self.terminals:
+            if not 0 <= ch.slave < len(self.chain) or self.chain[ch.slave].role != ch.role:
+                raise ValueError(f"EthercatConfig: analog channel {ch.terminal} is on chain position {ch.slave}, "
+                                 f"which is not a slave with role {ch.role!r}")
         if not self.gear_ratio:
             self.gear_ratio = (1.0,) * len(self.axes)
         if len(self.gear_ratio) != len(self.axes):
@@ -146,7 +155,7 @@ class EthercatConfig:
 
 #: Keys of one ``[[ethercat.slave]]`` table of a rig file (:func:`chain_from_tables`).
 SLAVE_KEYS = ("name", "vendor_id", "product_code", "revision", "role", "axes", "n_axes", "axis_object_offset",
-              "velocity_unit_counts_s")
+              "velocity_unit_counts_s", "channels")
 _DRIVE_ONLY_KEYS = ("axes", "n_axes", "axis_object_offset", "velocity_unit_counts_s")
 #: Keys of one entry of a drive's ``axes`` list (an inline table, e.g. ``{offset = 0x800}``).
 AXIS_KEYS = ("offset", "name")
@@ -209,9 +218,12 @@ def chain_from_tables(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
     Returns
     -------
     dict
-        ``chain`` (tuple of :class:`SlaveIdentity`), ``coupler_index`` (int or None) and ``axes``
+        ``chain`` (tuple of :class:`SlaveIdentity`), ``coupler_index`` (int or None), ``axes``
         (tuple of :class:`DriveAxis`: drive after drive in wiring order, each drive's in its
-        table's order; axis ``k`` drives the robot's drive ``k``).
+        table's order; axis ``k`` drives the robot's drive ``k``) and ``terminals`` (tuple of
+        :class:`~paperlib.hardware.analog_terminals.AnalogChannel`: the channels of the tables with
+        ``role = "bridge"`` or ``"rtd"``, whose ``channels`` list maps each terminal channel to a
+        recording channel, :func:`~paperlib.hardware.analog_terminals.terminal_channels`).
 
     Raises
     ------
@@ -223,6 +235,7 @@ def chain_from_tables(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
     chain = []
     coupler: int | None = None
     axes: list[DriveAxis] = []
+    terminals: list[AnalogChannel] = []
     for pos, tab in enumerate(tables):
         unknown = sorted(set(tab) - set(SLAVE_KEYS))
         if unknown:
@@ -231,11 +244,17 @@ def chain_from_tables(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
             if key not in tab:
                 raise ValueError(f"[[ethercat.slave]] {pos}: {key} is required")
         role = str(tab.get("role", ""))
-        if role not in ("", "drive", "digital_inputs"):
-            raise ValueError(f"[[ethercat.slave]] {pos}: role {role!r} is not 'drive', 'digital_inputs' or ''")
+        if role not in ("", "drive", "digital_inputs", *TERMINAL_ROLES):
+            raise ValueError(f"[[ethercat.slave]] {pos}: role {role!r} is not 'drive', 'digital_inputs', "
+                             f"{', '.join(repr(r) for r in TERMINAL_ROLES)} or ''")
         if role != "drive" and any(k in tab for k in _DRIVE_ONLY_KEYS):
             raise ValueError(f"[[ethercat.slave]] {pos}: {list(_DRIVE_ONLY_KEYS)} belong to a drive's table")
-        if role == "drive":
+        if role not in TERMINAL_ROLES and "channels" in tab:
+            raise ValueError(f"[[ethercat.slave]] {pos}: channels belong to an analog terminal's table "
+                             f"(role {' or '.join(repr(r) for r in TERMINAL_ROLES)})")
+        if role in TERMINAL_ROLES:
+            terminals.extend(terminal_channels(pos, tab))
+        elif role == "drive":
             axes.extend(_drive_axes(pos, tab))
         elif role == "digital_inputs":
             if coupler is not None:
@@ -245,7 +264,14 @@ def chain_from_tables(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
                                    None if tab.get("revision") is None else int(tab["revision"]), role))
     if not axes:
         raise ValueError("[[ethercat.slave]]: no slave has role 'drive' (at least one CiA 402 drive is required)")
-    return {"chain": tuple(chain), "coupler_index": coupler, "axes": tuple(axes)}
+    seen: dict[tuple[str, int], str] = {}
+    for ch in terminals:
+        key = (ch.signal, ch.joint)
+        if key in seen:
+            raise ValueError(f"[[ethercat.slave]]: {ch.signal} of joint {ch.joint + 1} comes from both {seen[key]} "
+                             f"and {ch.terminal}")
+        seen[key] = ch.terminal
+    return {"chain": tuple(chain), "coupler_index": coupler, "axes": tuple(axes), "terminals": tuple(terminals)}
 
 
 @dataclasses.dataclass

@@ -95,6 +95,7 @@ __all__ = [
     "load_imu_calibration",
     "write_imu_calibration",
     "EMULATOR_SOFTWARE_PREFIX",
+    "identify",
 ]
 
 EMULATOR_SOFTWARE_PREFIX = "paperlib esc emulator"
@@ -139,6 +140,21 @@ def write_imu_calibration(path: str | Path, rows: np.ndarray, *, source: str, ex
     p = Path(path)
     p.write_text("\n".join(lines) + "\n")
     return p
+
+
+def identify(m: EthercatMaster) -> dict[str, Any]:
+    """The chain found and the first drive's name and versions (0x1008/0x1009/0x100A); ``emulator``:
+    whether the drive reports paperlib's emulator as its software version (then the rig is not hardware)."""
+    out: dict[str, Any] = {"slaves": [dict(d) for d in m.found], "emulator": False}
+    for idx, key in ((0x1008, "device_name"), (0x1009, "hardware_version"), (0x100A, "software_version")):
+        try:
+            raw = m._drive.sdo_read(idx, 0)
+            out[key] = bytes(raw).split(b"\0")[0].decode("ascii", "replace")
+        except Exception:  # noqa: BLE001 -- optional objects
+            out[key] = None
+    sw = out.get("software_version") or ""
+    out["emulator"] = sw.startswith(EMULATOR_SOFTWARE_PREFIX)
+    return out
 
 
 @dataclass
@@ -207,6 +223,10 @@ class HardwareRig(Rig):
         from paperlib.estimation.imu_calibration import identity_conversion
         from paperlib.robots import load as load_robot
 
+        if not settings.imu_enabled:
+            raise ValueError(f"rig {settings.source_file or settings.name} has no IMU board ([imu] enabled = false): "
+                             "this rig measures the rates with it; a single-joint rig runs as "
+                             "paperlib.hardware.joint_rig.JointRig")
         self.settings = settings
         self.robot_model = robot or load_robot(settings.robot)
         self.robot = settings.robot
@@ -234,6 +254,9 @@ class HardwareRig(Rig):
         self.timings: dict[str, float] = {}
         self.bringup_errors: list[str] = []
         self._m = Measurement(2)
+        # RTD channels of the chain's terminals: (joint, index into the master's terminal values)
+        self._temp_slots = [(c.joint, i) for i, c in enumerate(settings.terminals)
+                            if c.signal == "temperature" and c.joint < 2]
         self._zero = np.zeros(2)
         self._opened = False
         self._in_flight = False
@@ -279,7 +302,7 @@ class HardwareRig(Rig):
     def ethercat_config(self) -> EthercatConfig:
         s = self.settings
         return EthercatConfig(
-            chain=s.chain, coupler_index=s.coupler_index, axes=s.axes,
+            chain=s.chain, coupler_index=s.coupler_index, axes=s.axes, terminals=s.terminals,
             counts_per_rev=int(self.robot_model.description["sensors"]["encoder_counts_per_motor_rev"]),
             gear_ratio=tuple(float(g) for g in self.gear),
             cycle_time_s=1.0 / s.cycle_hz, use_dc=s.use_dc, max_consecutive_errors=s.max_lost_frames + 1,
@@ -359,18 +382,8 @@ class HardwareRig(Rig):
             raise RigFault(f"cannot bind the IMU receiver to {s.bind_address}:{s.udp_port}: {exc}") from exc
 
     def _identify(self) -> dict[str, Any]:
-        m = self.master
-        assert m is not None
-        out: dict[str, Any] = {"slaves": [dict(d) for d in m.found], "emulator": False}
-        for idx, key in ((0x1008, "device_name"), (0x1009, "hardware_version"), (0x100A, "software_version")):
-            try:
-                raw = m._drive.sdo_read(idx, 0)
-                out[key] = bytes(raw).split(b"\0")[0].decode("ascii", "replace")
-            except Exception:  # noqa: BLE001 -- optional objects
-                out[key] = None
-        sw = out.get("software_version") or ""
-        out["emulator"] = sw.startswith(EMULATOR_SOFTWARE_PREFIX)
-        return out
+        assert self.master is not None
+        return identify(self.master)
 
     def _wait_for_imu(self) -> None:
         """Exchange zero-torque frames until a fresh IMU sample arrived (``imu_wait_s`` at most)."""
@@ -482,6 +495,10 @@ class HardwareRig(Rig):
             meas.qdd[j] = aa * a[i, 1] + leak * qd * qd + ba
         if self._cycle == self._nan_k:
             meas.qd[self._nan_j] = math.nan
+        if self._temp_slots:
+            values = self.master.terminals.values  # type: ignore[union-attr]
+            for j, i in self._temp_slots:
+                meas.temperature[j] = values[i]
         meas.t = self._cycle / self.sample_rate_hz
         return meas
 
@@ -526,6 +543,15 @@ class HardwareRig(Rig):
                 m.close()  # disable (zero torque, CiA 402 down), INIT, close the socket; idempotent
         if self.receiver is not None:
             self.receiver.close()
+
+    @property
+    def measures_temperature(self) -> bool:
+        """Whether RTD terminals of the chain measure the joints' temperatures (recorded as ``temperature``)."""
+        return bool(self._temp_slots)
+
+    def channel_sources(self) -> dict[str, Any]:
+        """Which analog terminal and channel each terminal-fed recording channel came from."""
+        return {} if self.master is None else self.master.terminals.sources()
 
     # -- health (read by run_loop's watchdog) -----------------------------------------------------------
     @property

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from paperlib.hardware.analog_terminals import AnalogChannel
 from paperlib.hardware.ethercat_config import DriveAxis, SlaveIdentity, chain_from_tables
 
 __all__ = ["ZeroingSettings", "RigSettings", "IDENTITY_FIELDS", "load_rig_settings", "chain_toml"]
@@ -72,6 +73,10 @@ class RigSettings:
     cycle_hz: float | None = None  # default: the robot description's control rate
     coupler_index: int | None = None  # position of the slave whose DIs carry the proximity sensors
     axes: tuple[DriveAxis, ...] = ()  # the drives' CiA 402 axes in wiring order (axis k: the robot's drive k)
+    terminals: tuple[AnalogChannel, ...] = ()  # analog terminal channels (bridges, RTDs) -> recording channels
+    twin: str | None = None  # [rig] twin: the twin the self-test's emulated rig runs (None: the robot's own)
+    imu_enabled: bool = True  # [imu] enabled = false: a rig without the IMU board
+    joint: dict[str, Any] | None = None  # [joint]: a single-joint rig's drive train (paperlib.hardware.joint_rig)
     max_lost_frames: int = 20
     receive_timeout_s: float = 1e-4
     pd_watchdog_s: float | None = None
@@ -100,7 +105,7 @@ class RigSettings:
 
 #: The :class:`RigSettings` fields that say what the rig *is* (its robot and its EtherCAT chain), as
 #: opposed to how it is connected and run: what a self-test takes from a rig file.
-IDENTITY_FIELDS = ("robot", "chain", "coupler_index", "axes")
+IDENTITY_FIELDS = ("robot", "chain", "coupler_index", "axes", "terminals", "twin", "imu_enabled", "joint")
 
 
 def _tuple(v: Any, n: int | None = None, kind: type = float) -> tuple:
@@ -133,7 +138,8 @@ def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
     ------
     ValueError
         Missing required keys (``[rig] robot``, ``[ethercat] interface``, the
-        ``[[ethercat.slave]]`` chain, ``[imu] udp_port``) or bad values, naming the file and key.
+        ``[[ethercat.slave]]`` chain, ``[imu] udp_port`` unless ``[imu] enabled = false``) or bad
+        values, naming the file and key.
     """
     p = Path(path)
     with p.open("rb") as fh:
@@ -151,8 +157,9 @@ def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
             raise ValueError(f"[ethercat] {old}: the chain is now spelled out in [[ethercat.slave]] tables "
                              "(see config/rig.example.toml)")
         chain = chain_from_tables(ec.get("slave", []))
-        if "udp_port" not in imu:
-            raise ValueError("[imu] udp_port is required")
+        imu_enabled = bool(imu.get("enabled", True))
+        if imu_enabled and "udp_port" not in imu:
+            raise ValueError("[imu] udp_port is required (or [imu] enabled = false for a rig without the IMU board)")
         z = ZeroingSettings(
             enabled=bool(zero.get("enabled", False)),
             inputs=_tuple(zero.get("inputs", (0, 1)), 2, int),
@@ -179,7 +186,10 @@ def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
             use_dc=bool(ec.get("use_dc", True)),
             gear_ratio=None if "gear_ratio" not in ec else _tuple(ec["gear_ratio"], 2),
             position_offset_deg=_tuple(ec.get("position_offset_deg", (0.0, 0.0)), 2),
-            udp_port=int(imu["udp_port"]),
+            udp_port=int(imu.get("udp_port", 5005)),
+            imu_enabled=imu_enabled,
+            joint=dict(raw["joint"]) if "joint" in raw else None,
+            twin=None if rig.get("twin") is None else str(rig["twin"]),
             bind_address=str(imu.get("bind_address", "0.0.0.0")),
             source_address=imu.get("source_address"),
             max_imu_age_s=float(imu.get("max_age_s", 0.005)),

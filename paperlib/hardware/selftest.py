@@ -35,9 +35,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import selectors
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -56,6 +53,8 @@ from paperlib.hardware.rig import (
     load_rig_settings,
     write_imu_calibration,
 )
+from paperlib.hardware.selftest_process import EmulatorProcess, SelftestUnavailable
+from paperlib.hardware.selftest_process import json_default as _json_default
 from paperlib.rig import RigFault
 
 __all__ = ["SelftestUnavailable", "selftest", "EmulatorProcess"]
@@ -65,84 +64,6 @@ REPO = Path(__file__).resolve().parents[2]
 DEFAULT_RIG_FILE = REPO / "config" / "rig.example.toml"
 IMU_PORT = 5005
 HALF_WIDTH_RAD = 0.05
-
-
-class SelftestUnavailable(RuntimeError):
-    """The self-test cannot run here (not root, no network namespaces)."""
-
-
-class EmulatorProcess:
-    """The emulated rig as a subprocess in the pair's slave namespace."""
-
-    def __init__(self, pair: netns.NetnsPair, config: dict[str, Any], imu_dest: tuple[str, int],
-                 rt_priority: int = 0, cpu: int | None = None, timeout_s: float = 300.0, workdir: Path | None = None) -> None:
-        env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        argv = [sys.executable, "-m", "paperlib.hardware.emulators.twin_rig", "--ifname", pair.ifname["slave"],
-                "--imu-dest", f"{imu_dest[0]}:{imu_dest[1]}", "--config", json.dumps(config)]
-        if rt_priority:
-            argv += ["--rt-priority", str(rt_priority)]
-        if cpu is not None:
-            argv += ["--cpu", str(cpu)]
-        self._err_path = Path(tempfile.mkstemp(prefix="twin_rig_", suffix=".err", dir=workdir)[1])
-        self._err = self._err_path.open("w")
-        self.proc = pair.popen("slave", argv, stdout=subprocess.PIPE, stderr=self._err, text=True, cwd=str(REPO),
-                               env=env)
-        self.info: dict[str, Any] = {}
-        sel = selectors.DefaultSelector()
-        sel.register(self.proc.stdout, selectors.EVENT_READ)  # type: ignore[arg-type]
-        line = ""
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline and self.proc.poll() is None:
-            if sel.select(0.2):
-                line = self.proc.stdout.readline().strip()  # type: ignore[union-attr]
-                break
-        sel.close()
-        if not line.startswith("READY"):
-            self.kill()
-            raise RuntimeError(f"the emulated rig did not start: {line!r}; stderr: {self.stderr()[-3000:]}")
-        self.info = json.loads(line[len("READY"):].strip() or "{}")
-
-    def stderr(self) -> str:
-        try:
-            self._err.flush()
-            return self._err_path.read_text()
-        except OSError:
-            return ""
-
-    def stop(self) -> dict[str, Any]:
-        """SIGTERM; the STATS report (or what is known when it died)."""
-        import signal
-
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            out, _ = self.proc.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            out, _ = self.proc.communicate(timeout=5)
-        report: dict[str, Any] = {"returncode": self.proc.returncode}
-        for line in (out or "").splitlines():
-            if line.startswith("STATS "):
-                report.update(json.loads(line[6:]))
-        if "serve" not in report:
-            report["stderr"] = self.stderr()[-2000:]
-        self._cleanup()
-        return report
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        try:
-            self.proc.communicate(timeout=5)
-        except Exception:  # noqa: BLE001
-            pass
-
-    def _cleanup(self) -> None:
-        try:
-            self._err.close()
-            self._err_path.unlink(missing_ok=True)
-        except OSError:
-            pass
 
 
 #: Link thresholds of the host-independent mode (``paperlib hardware selftest --lockstep``, the tests): the
@@ -273,6 +194,13 @@ def selftest(
     """
     say = log or (lambda s: None)
     identity = load_rig_settings(DEFAULT_RIG_FILE if rig_file is None else rig_file)
+    if identity.twin == "torque_joint":  # a single-joint rig (the bearing room's): its own self-test
+        from paperlib.hardware.joint_selftest import selftest_joint
+
+        return selftest_joint(identity, duration_s=duration_s, seed=seed, json_out=json_out, workdir=workdir,
+                              emulator=emulator, start_emulator=start_emulator, max_lost_frames=max_lost_frames,
+                              receive_timeout_s=receive_timeout_s, pd_watchdog_s=pd_watchdog_s, lockstep=lockstep,
+                              log=log)
     ncpu = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else list(range(ncpu))
     if cpu == "auto":
@@ -286,7 +214,7 @@ def selftest(
     wd.mkdir(parents=True, exist_ok=True)
     overrides = dict(emulator or {})
     overrides.setdefault("robot", identity.robot)  # the emulated robot is the rig file's
-    overrides.setdefault("chain", emulated_chain(identity.chain, identity.axes))  # and so is its chain
+    overrides.setdefault("chain", emulated_chain(identity.chain, identity.axes, identity.terminals))  # and its chain
     if lockstep:
         overrides.setdefault("lockstep", True)
     if not zeroing:
@@ -497,15 +425,3 @@ def _finish(summary: dict[str, Any], emu: EmulatorProcess | None, json_out: Any,
     if json_out is not None:
         Path(json_out).write_text(json.dumps(summary, indent=2, default=_json_default) + "\n")
     return json.loads(json.dumps(summary, default=_json_default))
-
-
-def _json_default(o: Any) -> Any:
-    if isinstance(o, (np.integer,)):
-        return int(o)
-    if isinstance(o, (np.floating,)):
-        return float(o)
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    if isinstance(o, Path):
-        return str(o)
-    return str(o)

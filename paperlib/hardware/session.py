@@ -48,7 +48,8 @@ from paperlib.estimation.config import EstimatorConfig
 from paperlib.hardware.loop import Limits, LoopStats, Watchdog, order_problems, run_loop
 from paperlib.rig import HasTruth, ImuDelay, Measurement, Rig, RigFault, capabilities
 
-__all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "summary_problems", "LOOP_ATTRS"]
+__all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "summary_problems", "LOOP_ATTRS",
+           "command_deadlines"]
 
 #: What a session's recording says about its loop (attributes, besides the estimator's state).
 LOOP_ATTRS = ("loop_cycles", "deadline_misses", "late_commands", "lateness_median_us", "lateness_p99_us",
@@ -416,6 +417,9 @@ def run_session(
                 "zeroing": None if zeroing is None else zeroing.as_dict(),
             }
             attrs = {"rig": getattr(rig, "rig_label", source), "param_names": json.dumps(c.param_names)}
+            temperature = bool(getattr(rig, "measures_temperature", False))  # RTD terminals on the chain
+            if temperature:
+                attrs["channel_sources"] = json.dumps(rig.channel_sources())  # type: ignore[attr-defined]
             identity = getattr(rig, "identity", None)
             if identity:
                 attrs["devices"] = json.dumps(identity, default=str)
@@ -427,6 +431,7 @@ def run_session(
                 config=config, seed=int(seed) if source == "twin" else None,
                 truth=truth if source == "twin" else None, attrs=attrs,
                 origins={"qd": "gyroscope", "qdd": "accelerometer"}, torque_side="motor",
+                optional=("temperature",) if temperature else (),
                 extra_channels=_channels(c.param_names),
                 coords={"param": c.param_names, "part": ["dynamic_ff", "friction_ff", "feedback"]},
                 preallocate=n_slots + 2)
@@ -448,7 +453,8 @@ def run_session(
     say(f"control loop running: {n_slots} cycles at {rate:g} Hz ({controller})")
     try:
         stats = run_loop(rig, step, duration_s, rate, writer, watchdog, limits,
-                         log_channels=("q", "qd", "qdd", "tau_m", "tau_tgt", "lateness", "digital_inputs"),
+                         log_channels=("q", "qd", "qdd", "tau_m", "tau_tgt", "lateness", "digital_inputs")
+                         + (("temperature",) if temperature else ()),
                          sleep_margin_s=sleep_margin_s, open_rig=False)
     finally:
         _restore(old)
@@ -456,7 +462,7 @@ def run_session(
     say(stats.summary())
 
     # the stricter deadline: the command of cycle k must leave before t0 + (k + 1) T
-    late_commands, send_p99_us, send_max_us = _command_deadlines(rig, stats)
+    late_commands, send_p99_us, send_max_us = command_deadlines(rig, stats)
     out_path = Path(output)
     recording: Path | None = out_path if out_path.is_file() else None
     valid, err = False, None
@@ -520,7 +526,7 @@ def summary_problems(summary: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _command_deadlines(rig: Rig, stats: LoopStats) -> tuple[int, float, float]:
+def command_deadlines(rig: Rig, stats: LoopStats) -> tuple[int, float, float]:
     """Cycles whose command left after the end of their slot; p99 and max command offset [us]."""
     t_read = getattr(rig, "t_read_ns", None)
     t_cmd = getattr(rig, "t_cmd_ns", None)

@@ -113,6 +113,8 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("hardware.md", "sudo paperlib hardware selftest --duration 12 --json selftest.json"): "needs root "
         "(network namespaces): tests marked root and realtime run it",
     ("hardware.md", "sudo paperlib hardware selftest --rig-file config/rigs/five_bar.toml"): "as the selftest above",
+    ("hardware.md", "sudo paperlib hardware selftest --rig config/rigs/bearing.toml --lockstep --json out.json"):
+        "needs root (network namespaces): tests/layers/hardware/test_bearing_rig.py runs it (marked root)",
     ("hardware.md", "paperlib hardware calibrate-imu pd_run.nc --output imu_calibration.toml"): "needs a PD run "
         "recorded with the IMU stream (pd_run.nc); tested in tests/layers/hardware/",
     ("notebooks.md", "make kernel"): "makes the environment this test runs in",

@@ -57,6 +57,7 @@ from .esc.registers import AlState, AlStatusCode
 from .esc.server import FrameFaults, serve
 from .esc.sii import PdoEntrySpec, PdoSpec, SiiImage, SmEntry
 from .esc.slave import EscSlave
+from .terminals import TERMINAL_TYPES, make_terminal
 
 __all__ = [
     "Plant",
@@ -698,7 +699,7 @@ def _ints(d: dict[str, Any]) -> dict[str, Any]:
 def build_chain(config: dict[str, Any] | None = None) -> tuple[EscChain, FrameFaults, Cia402Drive | None]:
     """Build the emulated chain from a config dict (see :data:`DEFAULT_CONFIG`).
 
-    Config keys: ``chain`` (list of ``{"type": "ek1828"|"cst_drive"|"dual_cst_drive", **kwargs}`` in
+    Config keys: ``chain`` (list of ``{"type": "ek1828"|"cst_drive"|"dual_cst_drive"|"el3356"|"el3202", **kwargs}`` in
     wiring order; a drive's kwargs are :class:`Cia402Drive`'s, ``"dual_cst_drive"`` is the two-axis
     default, and a drive may carry its own ``plant``), ``plant`` (see :func:`make_plant`; each
     drive gets its own, with one entry per axis), ``proximity`` (:class:`ProximitySensors` kwargs),
@@ -726,6 +727,8 @@ def build_chain(config: dict[str, Any] | None = None) -> tuple[EscChain, FrameFa
             d = Cia402Drive(plant=make_plant(spec.pop("plant", cfg.get("plant")), n), **spec)
             drive = drive or d
             slaves.append(d)
+        elif kind in TERMINAL_TYPES:  # analog terminals (bridges, RTDs)
+            slaves.append(make_terminal(kind, spec))
         else:
             raise ValueError(f"unknown emulated device type {kind!r}")
     if drive is not None:
@@ -781,6 +784,7 @@ def main(argv: list[str] | None = None) -> int:
         }
     report["drives"] = [{"name": s.name, "q_rad": s.q.tolist(), "axis_states": [ax.state for ax in s.axes]}
                         for s in chain.slaves if isinstance(s, Cia402Drive)]
+    report["terminals"] = [s.report() for s in chain.slaves if hasattr(s, "report")]
     print("STATS " + json.dumps(report), flush=True)
     return 0
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from paperlib.hardware.analog_terminals import AnalogChannel
 from paperlib.hardware.ethercat_config import DriveAxis, SlaveIdentity
 
 __all__ = ["emulated_chain"]
 
 
-def emulated_chain(chain: Sequence[SlaveIdentity], axes: Sequence[DriveAxis]) -> list[dict[str, Any]]:
+def emulated_chain(chain: Sequence[SlaveIdentity], axes: Sequence[DriveAxis],
+                   terminals: Sequence[AnalogChannel] = ()) -> list[dict[str, Any]]:
     """The emulator's chain spec for a rig's expected chain.
 
     Parameters
@@ -25,12 +27,17 @@ def emulated_chain(chain: Sequence[SlaveIdentity], axes: Sequence[DriveAxis]) ->
         The expected slaves in wiring order.
     axes : sequence of DriveAxis
         The drives' axes (each names its drive's chain position, object offset and velocity unit).
+    terminals : sequence of AnalogChannel
+        The analog terminals' channels: a bridge's sensor is the one its channel describes (rated
+        output, rated load, zero balance), and each terminal keeps the signal (and joint) it feeds.
 
     Returns
     -------
     list of dict
         One ``{"type": ..., **kwargs}`` per slave: ``"ek1828"`` for the ``digital_inputs`` slave,
-        ``"cst_drive"`` (with ``axis_offsets`` and ``velocity_unit_counts_s`` [counts/s]) for a drive.
+        ``"cst_drive"`` (with ``axis_offsets`` and ``velocity_unit_counts_s`` [counts/s]) for a drive,
+        ``"el3356"`` / ``"el3202"`` for a ``bridge`` / ``rtd`` terminal
+        (:mod:`paperlib.hardware.emulators.terminals`).
 
     Raises
     ------
@@ -53,6 +60,17 @@ def emulated_chain(chain: Sequence[SlaveIdentity], axes: Sequence[DriveAxis]) ->
                                  "an emulated drive has one")
             out.append({"type": "cst_drive", **spec, "axis_offsets": [ax.offset for ax in mine],
                         "velocity_unit_counts_s": units.pop()})
+        elif ident.role == "bridge":
+            ch = next(c for c in terminals if c.slave == pos)
+            out.append({"type": "el3356", **spec, "sensitivity_mV_V": ch.rated_output_mV_V,
+                        "rated_load": ch.rated_load, "zero_mV_V": ch.zero_balance_mV_V, "signal": ch.signal,
+                        "joint": ch.joint})
+        elif ident.role == "rtd":
+            mine = sorted((c for c in terminals if c.slave == pos), key=lambda c: c.channel)
+            signals = [[None, 0], [None, 0]]
+            for c in mine:
+                signals[c.channel] = [c.signal, c.joint]
+            out.append({"type": "el3202", **spec, "signals": signals})
         else:
             raise ValueError(f"slave {pos} ({ident.describe()}) has no role: no emulated device stands in for it")
     return out

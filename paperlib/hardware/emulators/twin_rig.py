@@ -51,7 +51,8 @@ the twin's final state). Config keys: ``robot`` (a name for :func:`paperlib.robo
 the twin's own), ``seed``, ``q0_deg``, ``encoder_offset_counts``,
 ``proximity`` (:class:`~paperlib.hardware.emulators.devices.ProximitySensors` kwargs, joint
 side), ``faults``, ``imu_faults``, ``chain`` (override the devices), ``drive`` (extra drive
-kwargs), ``pd_watchdog_s``.
+kwargs), ``pd_watchdog_s``. RTD terminals of the chain (``el3202``) that measure a joint's
+``temperature`` are fixed to that gearbox's case (the twin's thermal node, :func:`_wire_rtds`).
 """
 
 from __future__ import annotations
@@ -352,6 +353,7 @@ def build(config: dict[str, Any], imu_dest: tuple[str, int] | None) -> tuple[Any
         chain, faults, drive = build_chain(cfg)
     finally:
         _PLANT_SLOT[0] = None
+    _wire_rtds(chain, plant)
     if drive is not None:
         plant.fault_cb = lambda: [ax.fault(0x7500) for ax in drive.axes]
         if sender is not None:
@@ -360,6 +362,19 @@ def build(config: dict[str, Any], imu_dest: tuple[str, int] | None) -> tuple[Any
 
 
 _PLANT_SLOT: list[TwinDrivePlant | None] = [None]
+
+
+def _wire_rtds(chain: Any, plant: TwinDrivePlant) -> None:
+    """Fix the chain's RTD channels measuring ``temperature`` of joint g to gearbox g's case (the twin's thermal node)."""
+    from paperlib.twin import thermal as th
+
+    x = plant.twin.therm_x
+    for s in chain.slaves:
+        if not (hasattr(s, "signals") and hasattr(s, "sources")):
+            continue  # not an RTD terminal
+        s.sources = [(lambda g=joint: float(th.case_temperature(x[g]))) if name == "temperature" and joint < x.shape[0]
+                     else src for (name, joint), src in zip(s.signals, s.sources)] + s.sources[len(s.signals):]
+        s.temperature = [float(f()) for f in s.sources]
 
 
 def _current_plant() -> TwinDrivePlant:

@@ -44,7 +44,7 @@ from paperlib.friction.stribeck import StribeckLaw, stribeck_torque
 from paperlib.twin.guard import twin_run
 
 __all__ = ["RippleComponent", "TorqueJointTwin", "JointRun", "trapezoidal_torque_profile",
-           "trapezoidal_moves", "NO_LOAD_PEAKS_NM", "simulate_joint", "run_joint"]
+           "trapezoidal_moves", "NO_LOAD_PEAKS_NM", "simulate_joint", "advance_joint", "run_joint"]
 
 #: Peaks [N m] of the no-load profile's trapezoids, alternating in sign (paper: 1-3 N m, alternating).
 NO_LOAD_PEAKS_NM: tuple[float, ...] = (1.0, -1.0, 1.5, -1.5, 2.0, -2.0, 2.5, -2.5, 3.0, -3.0)
@@ -336,6 +336,37 @@ def simulate_joint(fs, substeps, tau_ff, q_sp, qd_sp, kp, kd, J_m, J_s, p_drive,
                 nu += h * nud
                 phi += h * nu
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def advance_joint(state, n_sub, h, tau_cmd, J_m, J_s, p_drive, p_sens, r_order, r_amp, r_phase, load, mu, k_g, c_g,
+                  J_b, J_a, p_bear, b_order, b_amp, b_phase, out):  # pragma: no cover - compiled
+    """Advance the joint (and the grasped bearing when ``load``) by ``n_sub`` steps of ``h`` [s].
+
+    The same semi-implicit Euler and rates as :func:`simulate_joint`, for a caller that steps the
+    joint cycle by cycle (the emulated drive) with the joint-side command ``tau_cmd`` [N m] held.
+    ``state`` = (q, qd, phi, phid) is updated in place; ``out`` (6,) receives, at the *new* state
+    with ``tau_cmd``: qdd, tau_tr (transmitted through the sensor, noise-free), tau_g (grasp),
+    tau_lc (load-cell true torque), F_s (sensed friction), T_b (bearing friction).
+    """
+    J = J_m + J_s
+    for _ in range(n_sub):
+        wd, nud, Fs, R, tg, Tb = _rates(state[0], state[1], state[2], state[3], tau_cmd, J, J_s, p_drive, p_sens,
+                                        r_order, r_amp, r_phase, load, mu, k_g, c_g, J_b, p_bear, b_order, b_amp,
+                                        b_phase)
+        state[1] += h * wd
+        state[0] += h * state[1]
+        if load:
+            state[3] += h * nud
+            state[2] += h * state[3]
+    wd, nud, Fs, R, tg, Tb = _rates(state[0], state[1], state[2], state[3], tau_cmd, J, J_s, p_drive, p_sens,
+                                    r_order, r_amp, r_phase, load, mu, k_g, c_g, J_b, p_bear, b_order, b_amp, b_phase)
+    out[0] = wd
+    out[1] = J_s * wd + Fs + R + tg
+    out[2] = tg
+    out[3] = tg - J_a * nud
+    out[4] = Fs
+    out[5] = Tb
 
 
 @dataclass

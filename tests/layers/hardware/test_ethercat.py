@@ -173,7 +173,8 @@ def test_chain_from_the_rig_files():
     assert chain_from_tables([tables("rigs/five_bar.toml")[0], former]) == got
     drive = {"name": "d", "vendor_id": 1, "product_code": 2, "role": "drive"}
     assert chain_from_tables([drive]) == {"chain": (SlaveIdentity("d", 1, 2, None, "drive"),), "coupler_index": None,
-                                          "axes": (DriveAxis(0, 0, 1.0, "d/A"), DriveAxis(0, 0x800, 1.0, "d/B"))}
+                                          "axes": (DriveAxis(0, 0, 1.0, "d/A"), DriveAxis(0, 0x800, 1.0, "d/B")),
+                                          "terminals": ()}
     for bad, match in (([], "required"), ([{**drive, "role": ""}], "no slave has role 'drive'"),
                        ([{**drive, "colour": 1}], "unknown key"), ([{**drive, "role": "io"}], "role"),
                        ([{"name": "c", "vendor_id": 1, "product_code": 2, "axis_object_offset": 0x800}, drive],

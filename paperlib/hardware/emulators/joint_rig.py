@@ -1,0 +1,146 @@
+"""The emulated bearing rig in one process: a single-axis drive and its analog terminals around one joint twin.
+
+The bearing room's joint (:mod:`paperlib.twin.robots.torque_joint`, stepped by
+:class:`~paperlib.twin.robots.torque_joint_plant.TorqueJointPlant`) sits behind the emulated CiA 402
+drive (:class:`~paperlib.hardware.emulators.devices.Cia402Drive`: the motor torque it applies times
+the gear ratio drives the joint), and every terminal of the chain (:mod:`.terminals`) is wired to
+the twin signal its rig-file channel names: the joint torque sensor's bridge to ``tau_s``, the load
+cell's to ``tau_ref``, an RTD to ``temperature``. The chain is the rig file's
+(:func:`~paperlib.hardware.emulators.rig_chain.emulated_chain`); the bridges add the sensors'
+electrical noise (by default the twin's: 0.02 N m for the joint sensor, 1.5 mN m for the load cell,
+converted to mV/V with each bridge's sensitivity).
+
+Lock-step (``"lockstep": true``, the tests): one twin cycle per process-data frame and never
+between frames (:mod:`.twin_rig` explains why). Otherwise the drive advances the twin by the wall
+time between frames.
+
+Config keys: ``chain`` (required: the emulated chain), ``seed``, ``q0_rad``, ``cycle_s`` (the twin's
+cycle, default 1 ms), ``lockstep``, ``bearing`` (``{"grade": "good"|"worn", "index": 0, "seed": 11}``
+draws one bearing of :func:`~paperlib.twin.robots.wheel_bearing.population`; default: none, the
+no-load joint), ``noise`` (``{signal: std}`` in the signal's unit), ``terminals`` (``{name: kwargs}``
+merged into a terminal's spec, e.g. ``{"EL3356 load cell": {"broken_wire_after_samples": 3000}}``),
+``drive`` (extra drive kwargs), ``faults`` (frame faults).
+
+Run (inside the slave network namespace)::
+
+    python -m paperlib.hardware.emulators.joint_rig --ifname IF --config JSON
+
+It prints ``READY {json}`` once bound and ``STATS {json}`` on SIGTERM/SIGINT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import signal
+import sys
+from typing import Any
+
+import numpy as np
+
+__all__ = ["build", "main", "DRIVE_RATED_MNM"]
+
+#: The emulated drive's rated motor torque [mN m] (assumed: 0.1 N m, i.e. 10 N m at the joint through N = 100).
+DRIVE_RATED_MNM = 100
+_PLANT: list[Any] = [None]
+
+
+def _plant() -> Any:
+    if _PLANT[0] is None:
+        raise RuntimeError("joint_rig plant factory used outside build()")
+    return _PLANT[0]
+
+
+def build(config: dict[str, Any]) -> tuple[Any, Any, Any, Any, list[Any]]:
+    """The chain around one joint twin: (chain, frame faults, drive, plant, terminals)."""
+    from paperlib.hardware.emulators.devices import build_chain
+    from paperlib.twin.robots.torque_joint_plant import TorqueJointPlant
+    from paperlib.twin.robots.wheel_bearing import population
+
+    cycle_s = float(config.get("cycle_s", 1e-3))
+    lockstep = bool(config.get("lockstep", False))
+    bearing = None
+    if config.get("bearing"):
+        b = dict(config["bearing"])
+        bearing = population(str(b.get("grade", "good")), int(b.get("index", 0)) + 1, int(b.get("seed", 11)))[-1]
+    plant = TorqueJointPlant(bearing=bearing, seed=int(config.get("seed", 1)), q0=float(config.get("q0_rad", 0.0)),
+                             cycle_s=cycle_s)
+    twin = plant.twin
+    noise = {"tau_s": twin.sensor_noise_Nm, "tau_ref": twin.load_cell_noise_Nm, **config.get("noise", {})}
+    drive_kw = {"rated_torque_mNm": [DRIVE_RATED_MNM], "max_torque_permille": [3000],
+                "plant": {"factory": f"{__name__}:_plant"}, "idle_step_s": math.inf if lockstep else 0.001,
+                **({"fixed_dt": cycle_s} if lockstep else {}), **config.get("drive", {})}
+    per_terminal = config.get("terminals", {})
+    chain_spec = []
+    for k, spec in enumerate(config["chain"]):
+        spec = dict(spec)
+        if spec.get("type") in ("cst_drive", "dual_cst_drive"):
+            spec.update(drive_kw)
+        elif spec.get("type") == "el3356":
+            gain = float(spec.get("sensitivity_mV_V", 2.0)) / float(spec.get("rated_load", 1.0))
+            spec.setdefault("noise_mV_V", gain * float(noise.get(spec.get("signal"), 0.0)))
+            spec.setdefault("seed", int(config.get("seed", 1)) * 101 + k)
+            spec["sample_period_s"] = cycle_s
+        elif spec.get("type") == "el3202":
+            spec["sample_period_s"] = cycle_s
+        spec.update(per_terminal.get(spec.get("name"), {}))
+        chain_spec.append(spec)
+    _PLANT[0] = plant
+    try:
+        chain, faults, drive = build_chain({"chain": chain_spec, "faults": config.get("faults", {})})
+    finally:
+        _PLANT[0] = None
+    terminals = [s for s in chain.slaves if hasattr(s, "signals")]
+    for term in terminals:
+        feeds = [(lambda n=name, j=joint: plant.signal(n, j)) if name else (lambda: 0.0)
+                 for name, joint in term.signals]
+        if hasattr(term, "sources"):
+            term.sources = feeds + term.sources[len(feeds):]
+            term.temperature = [float(f()) for f in term.sources]
+        else:
+            term.source = feeds[0]
+    return chain, faults, drive, plant, terminals
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the emulated joint rig until SIGTERM/SIGINT."""
+    parser = argparse.ArgumentParser(description="Emulated joint rig: drive + analog terminals around the joint twin")
+    parser.add_argument("--ifname", required=True)
+    parser.add_argument("--config", default="{}")
+    args = parser.parse_args(argv)
+    from paperlib.hardware.emulators.esc import serve
+
+    config = json.loads(args.config)
+    chain, faults, drive, plant, terminals = build(config)
+    stopping = {"flag": False}
+
+    def _stop(signum: int, frame: Any) -> None:
+        stopping["flag"] = True
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    gc.collect()
+    gc.freeze()
+    info = {"truth": plant.truth(), "pid": os.getpid(), "gear_ratio": plant.gear}
+    stats = serve(chain, args.ifname, faults=faults, stop=lambda: stopping["flag"],
+                  on_ready=lambda: print("READY " + json.dumps(info, default=float), flush=True), tick_period_s=0.001)
+    report = {
+        "serve": stats,
+        "slaves": [{"name": s.name, "al_state": s.al_state, "al_code": s.al_code, **s.counters} for s in chain.slaves],
+        "twin": {"t_s": plant.t, "cycles": plant.cycles, "q_rad": float(plant.state[0]),
+                 "qd_rad_s": float(plant.state[1])},
+        "drive": None if drive is None else {
+            "axis_states": [ax.state for ax in drive.axes], "axis_error_codes": [ax.error_code for ax in drive.axes],
+            "cycles": drive.cycles, "watchdog_trips": drive.watchdog_trips},
+        "terminals": [t.report() for t in terminals],
+    }
+    print("STATS " + json.dumps(report, default=lambda o: o.tolist() if isinstance(o, np.ndarray) else float(o)),
+          flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,154 @@
+"""``paperlib hardware selftest`` for a single-joint rig (the bearing room's): the real master against its emulated chain.
+
+:func:`paperlib.hardware.selftest.selftest` hands a rig file whose ``[rig] twin`` is
+``"torque_joint"`` to :func:`selftest_joint`, which (as root)
+
+1. creates the network-namespace pair and starts the emulated rig in the slave namespace
+   (:mod:`paperlib.hardware.emulators.joint_rig`: the chain the rig file spells out -- its drive and
+   analog terminals -- around the bearing room's joint twin);
+2. runs :class:`~paperlib.hardware.joint_rig.JointRig` (the pysoem/SOEM master: PRE-OP settings of the
+   terminals by SDO, tare, OP, the axis enabled) and :func:`~paperlib.hardware.joint_session.run_joint_session`
+   (impedance moves through the real-time loop, recorded) in the master namespace;
+3. stops the emulator, removes the namespaces and returns the JSON summary: ``robot``, ``rig_file``,
+   ``slaves``, ``cycles``, ``fault``, ``stop_reason``, ``recording``, ``recording_valid``, the deadline
+   statistics, ``channel_sources``, the recorded ``tau_s`` / ``tau_ref`` against the twin's sensor
+   signals, and the emulator's report (drive states, terminals).
+
+Fault injection (tests) goes through ``emulator`` (the emulator's config, e.g. ``{"terminals":
+{"EL3356 load cell": {"broken_wire_after_samples": 3000}}}``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from paperlib.hardware import netns
+from paperlib.hardware.emulators.rig_chain import emulated_chain
+from paperlib.hardware.rig_settings import RigSettings
+from paperlib.rig import RigFault
+
+__all__ = ["selftest_joint"]
+
+
+def selftest_joint(identity: RigSettings, *, duration_s: float = 6.0, seed: int = 1,
+                   json_out: str | os.PathLike[str] | None = None, workdir: str | os.PathLike[str] | None = None,
+                   emulator: dict[str, Any] | None = None, start_emulator: bool = True, max_lost_frames: int = 100,
+                   receive_timeout_s: float = 1e-4, pd_watchdog_s: float = 0.1, lockstep: bool = False,
+                   log: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Run the single-joint self-test (module docstring); returns the JSON summary as a dict.
+
+    Parameters
+    ----------
+    identity : RigSettings
+        The rig file's settings (its robot, chain, terminals and ``[joint]`` drive train are used;
+        interfaces and thresholds are the self-test's).
+    duration_s : float
+        Loop duration [s].
+    seed : int
+        The twin's seed.
+    json_out, workdir : path-like, optional
+        Where the summary and the recording go.
+    emulator : dict, optional
+        Emulator config overrides (fault injection).
+    start_emulator : bool
+        False: no slave on the link.
+    max_lost_frames, receive_timeout_s, pd_watchdog_s : optional
+        Link thresholds (:data:`paperlib.hardware.selftest.LOCKSTEP_LINK` in the tests).
+    lockstep : bool
+        One twin cycle per process-data frame (host-independent; the tests).
+    log : callable, optional
+        Progress messages.
+
+    Raises
+    ------
+    paperlib.hardware.selftest.SelftestUnavailable
+        Not root / no network namespaces.
+    """
+    from paperlib.hardware.joint_rig import JointRig
+    from paperlib.hardware.joint_session import run_joint_session
+    from paperlib.hardware.loop import Watchdog
+    from paperlib.hardware.selftest_process import EmulatorProcess, SelftestUnavailable
+    from paperlib.hardware.selftest_process import json_default as _json_default
+
+    say = log or (lambda s: None)
+    reason = netns.unavailable_reason()
+    if reason:
+        raise SelftestUnavailable(f"paperlib hardware selftest {reason}")
+    wd = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="paperlib_selftest_"))
+    wd.mkdir(parents=True, exist_ok=True)
+    cycle_hz = float(identity.cycle_hz or 1000.0)
+    emu_cfg: dict[str, Any] = {"chain": emulated_chain(identity.chain, identity.axes, identity.terminals),
+                               "seed": int(seed), "cycle_s": 1.0 / cycle_hz, "lockstep": bool(lockstep),
+                               "bearing": {"grade": "good", "index": 0, "seed": 11}}
+    emu_cfg.update(emulator or {})
+    summary: dict[str, Any] = {
+        "robot": identity.robot, "rig_file": identity.source_file, "twin": identity.twin, "lockstep": bool(lockstep),
+        "duration_s": duration_s, "seed": seed, "slaves_found": 0, "slaves": [], "cycles": 0, "fault": None,
+        "stop_reason": None, "recording": None, "recording_valid": False, "workdir": str(wd)}
+    t_start = time.perf_counter()
+    emu = None
+    with netns.NetnsPair() as pair:
+        try:
+            if start_emulator:
+                emu = EmulatorProcess(pair, emu_cfg, None, workdir=wd, module="paperlib.hardware.emulators.joint_rig")
+                say(f"emulated joint rig started (pid {emu.info.get('pid')})")
+            settings = replace(identity, interface=pair.ifname["master"], netns=pair.ns["master"], name="selftest",
+                               emulated=True, cycle_hz=cycle_hz, max_lost_frames=max_lost_frames,
+                               receive_timeout_s=receive_timeout_s, pd_watchdog_s=pd_watchdog_s)
+            rig = JointRig(settings)
+            try:
+                res = run_joint_session(rig, duration_s=duration_s, output=wd / "selftest.nc", seed=seed,
+                                        truth=emu.info.get("truth") if emu else None,
+                                        watchdog=Watchdog(max_imu_age_s=None, max_frame_errors=max_lost_frames),
+                                        sleep_margin_s=None if lockstep else 1e-3, log=say)
+            finally:
+                m = rig.master
+                if m is not None and m.found:
+                    summary["slaves_found"] = len(m.found)
+                    summary["slaves"] = [{"position": d["position"], "name": d["name"], "vendor": f"0x{d['vendor']:08X}",
+                                          "product": f"0x{d['product']:08X}"} for d in m.found]
+                    summary["expected_wkc"] = m.expected_wkc
+            summary.update(res.summary)
+            summary.update(recording=None if res.recording is None else str(res.recording),
+                           recording_valid=res.recording_valid, validation_error=res.validation_error,
+                           source=rig.source, rig=rig.rig_label)
+            if res.recording is not None and res.recording_valid:
+                summary["signals"] = _signal_report(res.recording)
+        except (RigFault, RuntimeError, OSError, ValueError) as exc:
+            summary["fault"] = f"{type(exc).__name__}: {exc}"
+            summary["stop_reason"] = "bring-up fault" if summary["cycles"] == 0 else "fault"
+            say("fault: " + summary["fault"])
+        finally:
+            if emu is not None:
+                report = emu.stop()
+                summary["emulator"] = {k: report.get(k) for k in ("returncode", "twin", "drive", "terminals", "stderr")
+                                       if k in report}
+    summary["wall_s"] = round(time.perf_counter() - t_start, 2)
+    if json_out is not None:
+        Path(json_out).write_text(json.dumps(summary, indent=2, default=_json_default) + "\n")
+    return json.loads(json.dumps(summary, default=_json_default))
+
+
+def _signal_report(recording: Path) -> dict[str, Any]:
+    """What the recording's terminal channels show: range and mean of each, the joint's travel."""
+    from paperlib.recordings import read_recording
+
+    ds = read_recording(recording)
+    out: dict[str, Any] = {"samples": int(ds.sizes["time"]),
+                           "q_travel_rad": float(np.ptp(ds["q"].values[:, 0]))}
+    for name in ("tau_s", "tau_ref", "temperature"):
+        if name in ds:
+            v = ds[name].values[:, 0]
+            out[name] = {"mean": float(np.mean(v)), "min": float(np.min(v)), "max": float(np.max(v)),
+                         "finite": bool(np.all(np.isfinite(v))), "units": ds[name].attrs.get("units")}
+    out["q_rms_tracking_error_rad"] = float(math.sqrt(np.mean((ds["q"].values[:, 0] - ds["q_sp"].values[:, 0]) ** 2)))
+    return out
