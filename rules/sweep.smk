@@ -17,6 +17,7 @@
 # interrupted sweep restarted runs only the jobs without a result.
 
 import importlib as _importlib
+import re
 import sys as _sys
 
 from paperlib.experiments.kit.code_inputs import code_inputs as _code_inputs
@@ -67,9 +68,14 @@ rule sweep_all:
         _sweep_targets(),
 
 
+# Sweeps of one seed per job: one job per result file. A sweep whose file sets resources.seeds_per_job > 1
+# gets one rule per group of seeds below instead (excluded here, so no file has two rules).
+_SINGLE_SEED_SWEEPS = [re.escape(n) for n, s in SWEEPS.items() if s.seeds_per_job == 1]
+
+
 rule sweep_run:
     wildcard_constraints:
-        **_SWEEP_WILDCARDS,
+        **{**_SWEEP_WILDCARDS, "sweep": "(?:" + "|".join(_SINGLE_SEED_SWEEPS) + ")" if _SINGLE_SEED_SWEEPS else "(?!)"},
     input:
         code=lambda wc: _sweep_code(SWEEPS[wc.sweep]),
     output:
@@ -91,6 +97,43 @@ rule sweep_run:
     shell:
         "NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 "
         "{PY} -m paperlib.sweeps.run --job {params.job:q} --seed {params.seed} --output {output} > {log} 2>&1"
+
+
+# Sweeps of several seeds per job (resources.seeds_per_job): one job per group of consecutive seeds, one
+# process running them in turn (start-up paid once), writing the same per-seed result files (the same
+# bytes) as jobs of one seed. A killed job leaves its group incomplete: Snakemake reruns the whole group.
+_batch_k = 0
+for _bs in [s for s in SWEEPS.values() if s.seeds_per_job > 1]:
+    _bs_dir = _bs.out_dir(RESULTS)
+    for _bcombo in _bs.combos:
+        for _bseeds in _bs.seed_batches():
+            _btag = f"{_bcombo}/seeds_{_bseeds[0]:04d}-{_bseeds[-1]:04d}"
+            _batch_k += 1
+
+            rule:
+                name:
+                    f"sweep_run_group_{_batch_k}"
+                input:
+                    code=_sweep_code(_bs),
+                output:
+                    [_bs.run_file(_bcombo, seed, RESULTS) for seed in _bseeds],
+                params:
+                    job=_bs.job_settings(_bcombo),
+                    seeds=" ".join(str(int(seed)) for seed in _bseeds),
+                log:
+                    f"{_bs_dir}/logs/{_btag}.log",
+                benchmark:
+                    f"{_bs_dir}/benchmarks/{_btag}.tsv"
+                threads: 1
+                resources:
+                    mem_mb=_bs.resources["mem_mb"],
+                    runtime=_bs.resources["runtime_min"] * len(_bseeds),
+                    cpus_per_task=_bs.resources["cpus"],
+                    slurm_partition=config.get("slurm_partition") or _bs.slurm["partition"] or "",
+                    slurm_account=config.get("slurm_account") or _bs.slurm["account"] or "",
+                shell:
+                    "NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 "
+                    "{PY} -m paperlib.sweeps.run --job {params.job:q} --seed {params.seeds} --output {output} > {log} 2>&1"
 
 
 rule sweep_aggregate:

@@ -91,8 +91,11 @@ def run(args: argparse.Namespace) -> int:
     out_dir = ROOT / sw.out_dir(args.results_dir)
     files = [ROOT / f for f in runs]
     done0 = _count(files)
+    n_jobs = len(sw.seed_batches()) * len(sw.combos)
+    per_job = f" ({sw.seeds_per_job} seeds a job)" if sw.seeds_per_job > 1 else ""
     print(f"sweep {sw.name}: paper {sw.paper}, {len(sw.seeds)} seeds x {len(sw.combos)} combination(s) = "
-          f"{len(runs)} jobs, {done0} already done; {'profile ' + args.profile if args.profile else f'{args.cores} local cores'}")
+          f"{len(runs)} runs in {n_jobs} jobs{per_job}, {done0} already done; "
+          f"{'profile ' + args.profile if args.profile else f'{args.cores} local cores'}")
     if args.no_progress or args.dry_run:
         proc = subprocess.run(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True)
         sys.stderr.write(proc.stderr)

@@ -12,7 +12,8 @@ A sweep file is YAML::
     keep_recordings: false    # true: also write each job's recordings (.nc, large) beside its result
     resources:                # per job, for Snakemake (and SLURM through the executor plugin)
       mem_mb: 2000
-      runtime_min: 30
+      runtime_min: 30         # per seed: a job of several seeds asks for their sum
+      seeds_per_job: 1        # seeds one job (one process) runs in turn, sharing its start-up
     slurm:
       partition: null         # null: the cluster's default partition
       account: null
@@ -41,7 +42,7 @@ TOP_KEYS: dict[str, str] = {
     "factors": "name -> list of values; every combination runs with every seed",
     "settings": "runner settings (paper-specific)",
     "keep_recordings": "also write each job's recordings (.nc) beside its result",
-    "resources": "per-job resources: mem_mb, runtime_min, cpus",
+    "resources": "per-job resources: mem_mb, runtime_min (per seed), cpus, seeds_per_job",
     "slurm": "partition and account for SLURM (null: the cluster's defaults)",
     "description": "one line, for people",
 }
@@ -79,7 +80,7 @@ class Sweep:
     factors : dict name -> list of values
     settings : dict
     keep_recordings : bool
-    resources : dict (``mem_mb``, ``runtime_min``, ``cpus``)
+    resources : dict (``mem_mb``, ``runtime_min`` per seed, ``cpus``, ``seeds_per_job``)
     slurm : dict (``partition``, ``account``)
     """
 
@@ -103,6 +104,16 @@ class Sweep:
             f = dict(zip(keys, values))
             out[combo_id(f)] = f
         return out
+
+    @property
+    def seeds_per_job(self) -> int:
+        """Seeds one job runs in turn in one process (``resources.seeds_per_job``, default 1)."""
+        return int(self.resources.get("seeds_per_job", 1))
+
+    def seed_batches(self) -> list[list[int]]:
+        """The seeds in the jobs' groups: consecutive runs of ``seeds_per_job`` in the file's order."""
+        n = self.seeds_per_job
+        return [self.seeds[i:i + n] for i in range(0, len(self.seeds), n)]
 
     def out_dir(self, results: str = "results") -> str:
         """``<results>/<paper>/sweeps/<name>``."""
@@ -213,7 +224,7 @@ def load_sweep(path: str | Path, runner_factors: Mapping[str, str] | None = None
     settings = doc.get("settings") or {}
     if not isinstance(settings, Mapping):
         raise SweepConfigError(f"sweep file {p}: settings must be a mapping")
-    res = {"mem_mb": 2000, "runtime_min": 30, "cpus": 1}
+    res = {"mem_mb": 2000, "runtime_min": 30, "cpus": 1, "seeds_per_job": 1}
     extra_res = sorted(set(doc.get("resources") or {}) - set(res))
     if extra_res:
         raise SweepConfigError(f"sweep file {p}: unknown resource(s) {extra_res}; known: {sorted(res)}")

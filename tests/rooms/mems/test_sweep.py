@@ -278,6 +278,36 @@ def test_one_job_twice_gives_the_same_bytes_and_the_pipeline_numbers(tmp_path):
     assert res["specs"]["pd"]["seed"] == 21 + 2000
 
 
+
+def test_a_job_of_several_seeds_writes_the_bytes_of_one_seed_jobs(tmp_path):
+    job = _tiny_job(tmp_path)
+    single = [tmp_path / f"one_{k}.json" for k in (2, 3)]
+    for seed, out in zip((2, 3), single):
+        assert run.main(["--job", json.dumps(job), "--seed", str(seed), "--output", str(out)]) == 0
+    grouped = [tmp_path / "group" / f"seed_{k:04d}.json" for k in (2, 3)]
+    assert run.main(["--job", json.dumps(job), "--seed", "2", "3", "--output", *map(str, grouped)]) == 0
+    assert [f.read_bytes() for f in grouped] == [f.read_bytes() for f in single]
+    assert run.main(["--job", json.dumps(job), "--seed", "2", "3", "--output", str(grouped[0])]) == 2
+
+
+def test_dry_run_plans_one_job_per_group_of_seeds(tmp_path):
+    sweep = _write(tmp_path, "name: grouped\npaper: mems\nseeds: 5\nresources: {seeds_per_job: 2}\n")
+    sw = config.load_sweep(sweep)
+    assert sw.seed_batches() == [[1, 2], [3, 4], [5]]
+    proc = subprocess.run([PY, "-m", "paperlib", "sweep", str(sweep), "--dry-run", "--runs-only",
+                           "--results-dir", str(tmp_path / "r"), "--figures-dir", str(tmp_path / "f")],
+                          cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    out = proc.stdout + proc.stderr
+    counts = {line.split()[0]: int(line.split()[1]) for line in out.splitlines()
+              if line.strip().startswith("sweep_run") and len(line.split()) == 2 and line.split()[1].isdigit()}
+    assert counts == {f"sweep_run_group_{k}": 1 for k in (1, 2, 3)}
+    assert "3 jobs" in out
+    # each group's job writes its seeds' result files
+    for seeds in sw.seed_batches():
+        files = [sw.run_file("base", k, str(tmp_path / "r")) for k in seeds]
+        assert any(all(f in line for f in files) for line in out.splitlines() if line.strip().startswith("output:")), files
+
 # -- resumable Snakemake sweep (real jobs) ---------------------------------------------------------
 
 @pytest.mark.slow
