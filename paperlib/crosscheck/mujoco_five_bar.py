@@ -307,10 +307,12 @@ def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float 
         tau_tgt = c.step(tk)
         if c.fault() is not None:
             raise RuntimeError(f"control fault at t = {tk:.6f} s: {c.fault()}")
+        # logged as the twin logs them: the torque the drives reported at the cycle's start (what the
+        # control step saw), then the drives' actual torque over the cycle
+        log["q"][k], log["qd"][k], log["qdd"][k] = meas[ctl.M_Q, :2], qd, qdd
+        log["tau_m"][k], log["tau_tgt"][k] = meas[ctl.M_TAU, :2], tau_tgt
         tau_act = forces.drives(tau_tgt)
         F = forces.friction(sim.psid)
-        log["q"][k], log["qd"][k], log["qdd"][k] = meas[ctl.M_Q, :2], qd, qdd
-        log["tau_m"][k], log["tau_tgt"][k] = forces.tau_rep, tau_tgt
         log["temperature"][k] = [th.case_temperature(x) for x in forces.therm_x]
         log["q_true"][k], log["qd_true"][k], log["qdd_true"][k] = q, qd, qdd
         log["tau_m_true"][k] = tau_act
