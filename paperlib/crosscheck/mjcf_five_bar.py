@@ -66,12 +66,16 @@ class MjcfOptions(dict):
     ``solref`` : (time constant [s], damping ratio) of the closure constraint (MuJoCo forbids a time
     constant below 2 steps); ``solimp`` : (d0, dwidth, width [m], midpoint, power) of its impedance;
     ``tolerance``, ``iterations`` : the Newton solver's; ``gravity_m_s2`` : magnitude along -z (None: the
-    robot file's ``robot.gravity_m_s2``; the hinges are vertical, so gravity does no work either way).
+    robot file's ``robot.gravity_m_s2``; the hinges are vertical, so gravity does no work either way);
+    ``frictionloss_Nm``, ``damping_Nm_s_per_rad`` : MuJoCo's own joint friction (a dry-friction
+    constraint with the closure's ``solref``) and viscous damping per joint of :data:`JOINTS` (4,),
+    zero by default (the cross-check applies the compendium's friction law as forces instead).
     """
 
     DEFAULTS: dict[str, Any] = {"timestep_s": 1.0 / 16000.0, "integrator": "RK4", "solref": None,
                                 "solimp": (0.9999, 0.9999, 0.001, 0.5, 2.0), "tolerance": 1e-12,
-                                "iterations": 50, "gravity_m_s2": None}
+                                "iterations": 50, "gravity_m_s2": None,
+                                "frictionloss_Nm": (0.0, 0.0, 0.0, 0.0), "damping_Nm_s_per_rad": (0.0, 0.0, 0.0, 0.0)}
 
     def __init__(self, **kw: Any) -> None:
         unknown = set(kw) - set(self.DEFAULTS)
@@ -109,6 +113,16 @@ def five_bar_mjcf(robot: Any, options: MjcfOptions | None = None) -> str:
     tc, zeta = (float(x) for x in o["solref"])
     solimp = " ".join(_f(x) for x in o["solimp"])
 
+    floss = [float(x) for x in o["frictionloss_Nm"]]
+    damp = [float(x) for x in o["damping_Nm_s_per_rad"]]
+    if len(floss) != 4 or len(damp) != 4 or min(floss + damp) < 0:
+        raise ValueError("frictionloss_Nm and damping_Nm_s_per_rad need 4 values >= 0 (joints q1, r1, q2, r2)")
+
+    def joint(name: str) -> str:
+        k = JOINTS.index(name)
+        return (f'<joint name="{name}" type="hinge" axis="0 0 1" frictionloss="{_f(floss[k])}" '
+                f'damping="{_f(damp[k])}" solreffriction="{_f(tc)} {_f(zeta)}"/>')
+
     def link(i: int) -> str:
         s = -1.0 if i == 1 else 1.0
         I_p, I_d, m_d = P[f"I_p{i}"], P[f"I_d{i}"], P[f"m_d{i}"]
@@ -120,10 +134,10 @@ def five_bar_mjcf(robot: Any, options: MjcfOptions | None = None) -> str:
                    f'{_f(POINT_INERTIA_KG_M2)} {_f(POINT_INERTIA_KG_M2)}"/></body>')
         return (
             f'<body name="proximal{i}" pos="{_f(s * 0.5 * P["l_f"])} 0 0">'
-            f'<joint name="q{i}" type="hinge" axis="0 0 1"/>'
+            f'{joint(f"q{i}")}'
             f'<inertial pos="0 0 0" mass="{_f(PROXIMAL_MASS_KG)}" diaginertia="{_f(I_p)} {_f(I_p)} {_f(I_p)}"/>'
             f'<body name="distal{i}" pos="{_f(P[f"l_p{i}"])} 0 0">'
-            f'<joint name="r{i}" type="hinge" axis="0 0 1"/>'
+            f'{joint(f"r{i}")}'
             f'<inertial pos="{_f(r[0])} {_f(r[1])} 0" mass="{_f(m_d)}" diaginertia="{_f(I_d)} {_f(I_d)} {_f(I_d)}"/>'
             f'<site name="tip{i}" pos="{_f(P[f"l_d{i}"])} 0 0"/>{tip}</body></body>')
 

@@ -41,7 +41,7 @@ from paperlib.twin import thermal as th
 from paperlib.twin.guard import twin_run
 from paperlib.twin.truth import truth_dict
 
-__all__ = ["MuJoCoFiveBar", "CycleForces", "closed_loop", "open_loop", "setpoints", "cycle_recording", "SENSING"]
+__all__ = ["MuJoCoFiveBar", "CycleForces", "closed_loop", "open_loop", "setpoints", "cycle_recording", "native_friction", "SENSING"]
 
 #: The actuated coordinates' places in MuJoCo's qpos (:data:`paperlib.crosscheck.mjcf_five_bar.JOINTS`).
 ACTUATED = (JOINTS.index("q1"), JOINTS.index("q2"))
@@ -238,7 +238,8 @@ def open_loop(robot: Any, tau_motor: np.ndarray, q0: Any, qd0: Any, *, twin_para
 @twin_run
 def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float = 10.0, seed: int = 1,
                 estimate: bool = False, model: int = 3, twin_params: Any = None, friction_scale: float = 1.0,
-                n_sub: int = 4, options: dict[str, Any] | None = None, dwell_s: float = 0.05) -> xr.Dataset:
+                n_sub: int = 4, options: dict[str, Any] | None = None, dwell_s: float = 0.05,
+                friction: str = "lugre") -> xr.Dataset:
     """The compendium's controller stepping on the MuJoCo 5R over the own twin's setpoints; a recording.
 
     Each control cycle, in the own twin's order (:mod:`paperlib.twin.runner`): state at the cycle's
@@ -261,6 +262,11 @@ def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float 
         Drives, friction, thermal (default: the 5R twin's file).
     friction_scale : float
         Multiplies all friction (0: frictionless).
+    friction : {"lugre", "native"}
+        ``lugre``: the twin's LuGre law of the five joints applied as joint forces (the cross-check).
+        ``native``: MuJoCo's own joint friction instead (:func:`native_friction`: dry friction as a
+        constraint plus viscous damping, at the twin's cold Coulomb and viscous levels; no Stribeck
+        dip, presliding, shear thinning or temperature); the truth then lists those laws.
     n_sub, options :
         MuJoCo steps per cycle and model options (:class:`MuJoCoFiveBar`).
 
@@ -274,13 +280,20 @@ def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float 
 
     robot = robot or FiveBar.default()
     tp = twin_params or dr.load_twin_params()
+    if friction not in ("lugre", "native"):
+        raise ValueError(f"friction must be 'lugre' or 'native', not {friction!r}")
+    native = friction == "native"
+    truth_rows = None
+    if native:
+        native_opts, truth_rows = native_friction(tp, friction_scale)
+        options = {**(options or {}), **native_opts}
     sim = MuJoCoFiveBar(robot, n_sub=n_sub, options=options)
     dt, rate = sim.dt, sim.rate
     t, q_sp, qd_sp, qdd_sp = setpoints(robot, duration_s, seed, dwell_s)
     n = len(t)
     cfg = ctl.ControllerConfig.from_estimator(controller, EstimatorConfig(model=model), estimate=estimate)
     c = ctl.Controller(robot, cfg, rate)
-    forces = CycleForces(tp, dt, friction_scale)
+    forces = CycleForces(tp, dt, 0.0 if native else friction_scale)
     if not np.allclose(forces.drv[:, dr.DR_GEAR], robot.gear_ratios):
         raise ValueError("twin gear ratios differ from the robot description's")
     counts = float(robot.description["sensors"]["encoder_counts_per_motor_rev"])
@@ -331,15 +344,53 @@ def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float 
             raise RuntimeError(f"MuJoCo 5R diverged or the loop opened at t = {tk:.4f} s "
                                f"(closure error {sim.closure_error():.3g} m)")
     config = {"controller": controller, "duration_s": duration_s, "seed": seed, "estimate": estimate,
-              "model": model, "friction_scale": friction_scale, "n_sub": n_sub, "dwell_s": dwell_s,
-              "mjcf_options": dict(sim.options), "sensing": SENSING}
+              "model": model, "friction_scale": friction_scale, "friction": friction, "n_sub": n_sub,
+              "dwell_s": dwell_s, "mjcf_options": {k: list(v) if isinstance(v, tuple) else v
+                                                   for k, v in sim.options.items()}, "sensing": SENSING}
     truth = truth_dict(tp, forces.drv, robot, forces.therm_x0)
     truth["friction_scale"] = friction_scale
+    if native:
+        truth["friction"] = truth_rows.tolist()
+        truth["friction_law"] = NATIVE_FRICTION_NOTE
+        del log["F_psi_true"], log1["work_friction"]  # MuJoCo's own friction forces are not read back
     return cycle_recording(
         robot, t, {**log, **log1, "q_sp": q_sp, "qd_sp": qd_sp, "qdd_sp": qdd_sp}, controller=controller,
         config=config, seed=seed, truth=truth, simulator="MuJoCo",
         attrs={"simulator": "mujoco", "simulator_version": str(sim._mj.__version__), "mjcf": sim.xml,
                "converged_s": c.converged_s, "param_names": json.dumps(list(c.param_names))})
+
+
+#: What the truth's friction rows mean in a run with MuJoCo's own friction.
+NATIVE_FRICTION_NOTE = ("MuJoCo's own joint friction: frictionloss (dry friction, a constraint) + damping (viscous) "
+                        "on psi_1, psi_2 (the actuated hinges), psi_3 and psi_5 (the elbows); none at psi_4 (the "
+                        "connect point). The rows are LuGre rows with the same steady curve Fc sign(v) + Fv v: "
+                        "Fs = Fc, linear viscous, no temperature dependence.")
+
+
+def native_friction(tp: Any, scale: float = 1.0) -> tuple[dict[str, Any], np.ndarray]:
+    """MuJoCo's own joint friction at the twin's cold levels: model options and the equivalent truth rows.
+
+    Per internal joint psi_j the twin's Coulomb level ``Fc`` (as ``frictionloss``) and low-speed viscous
+    coefficient ``Fv`` (as ``damping``), times ``scale``, on the MuJoCo hinge that turns by psi_j
+    (psi_1 = q1, psi_2 = pi - q2, psi_3 = pi - r2, psi_5 = pi + r1); psi_4 is the ``connect`` point
+    and gets none. Returns ``(options, rows)``: :class:`MjcfOptions` entries and (5, 13) LuGre rows
+    whose steady curve is the same law (``Fs = Fc``, ``delta_v = 1``, temperature coefficients 0).
+    """
+    from paperlib.friction import lugre as fr
+
+    rows = np.array(tp.friction, dtype=float).copy()
+    rows[:, fr.FR_FC] *= scale
+    rows[:, fr.FR_FV] *= scale
+    rows[3, fr.FR_FC] = rows[3, fr.FR_FV] = 0.0
+    rows[:, fr.FR_FS] = rows[:, fr.FR_FC]
+    rows[:, fr.FR_DV] = 1.0
+    rows[:, fr.FR_ALPHA_C] = 0.0
+    rows[:, fr.FR_BETA_V] = 0.0
+    joint_of_psi = {0: JOINTS.index("q1"), 1: JOINTS.index("q2"), 2: JOINTS.index("r2"), 4: JOINTS.index("r1")}
+    floss, damp = [0.0] * 4, [0.0] * 4
+    for j, k in joint_of_psi.items():
+        floss[k], damp[k] = float(rows[j, fr.FR_FC]), float(rows[j, fr.FR_FV])
+    return {"frictionloss_Nm": tuple(floss), "damping_Nm_s_per_rad": tuple(damp)}, rows
 
 
 #: How the cross-check runs sense (both simulators).
@@ -352,7 +403,7 @@ def cycle_recording(robot: Any, t: np.ndarray, log: dict[str, np.ndarray], *, co
 
     ``log`` holds (N, 2) channels ``q`` (encoder), ``qd``, ``qdd``, ``tau_m`` (reported), ``tau_tgt``,
     ``temperature``, ``q_sp``, ``qd_sp``, ``qdd_sp``, the truths ``q_true``, ``qd_true``, ``qdd_true``,
-    ``tau_m_true`` and (N,) ``kinetic_energy``, ``work_motor``, ``work_friction`` [J]; optional: the
+    ``tau_m_true`` and (N,) ``kinetic_energy``, ``work_motor`` [J]; optional: ``work_friction`` (N,) [J], the
     friction torques of the five internal joints ``F_psi_true`` (N, 5) [N m] and ``closure_error`` (N,) [m].
     ``simulator`` names the simulator in the long names.
     """
@@ -371,8 +422,9 @@ def cycle_recording(robot: Any, t: np.ndarray, log: dict[str, np.ndarray], *, co
         "tau_m_true": var("tau_m_true", tj, "true motor torque", "N m"),
         "kinetic_energy": var("kinetic_energy", tt, "kinetic energy", "J"),
         "work_motor": var("work_motor", tt, "cumulative motor work", "J"),
-        "work_friction": var("work_friction", tt, "cumulative friction dissipation", "J"),
     }
+    if "work_friction" in log:
+        extra["work_friction"] = var("work_friction", tt, "cumulative friction dissipation", "J")
     if "F_psi_true" in log:
         extra["F_psi_true"] = var("F_psi_true", ("time", "friction_joint"),
                                   "true friction torque of the internal joints psi_1..psi_5", "N m")
