@@ -34,14 +34,16 @@ from paperlib.control import controllers as ctl
 from paperlib.control.planning import motion_bounds, planning_polygon
 from paperlib.control.trajectories import random_point_to_point
 from paperlib.estimation.config import EstimatorConfig
+from paperlib.estimation.imu_calibration import IC_DELAY, N_IC, calibration_protocol, identity_conversion, imu_to_joint
 from paperlib.crosscheck.mjcf_five_bar import JOINTS, PSI_CONST, PSI_JACOBIAN, MjcfOptions, five_bar_mjcf, qpos_qvel
 from paperlib.twin import drives as dr
+from paperlib.twin import imu as im
 from paperlib.twin import plant as pl
 from paperlib.twin import thermal as th
 from paperlib.twin.guard import twin_run
 from paperlib.twin.truth import truth_dict
 
-__all__ = ["MuJoCoFiveBar", "CycleForces", "closed_loop", "open_loop", "setpoints", "cycle_recording", "native_friction", "SENSING"]
+__all__ = ["MuJoCoFiveBar", "CycleForces", "closed_loop", "open_loop", "setpoints", "cycle_recording", "native_friction", "SENSING", "SENSING_IMU"]
 
 #: The actuated coordinates' places in MuJoCo's qpos (:data:`paperlib.crosscheck.mjcf_five_bar.JOINTS`).
 ACTUATED = (JOINTS.index("q1"), JOINTS.index("q2"))
@@ -239,7 +241,7 @@ def open_loop(robot: Any, tau_motor: np.ndarray, q0: Any, qd0: Any, *, twin_para
 def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float = 10.0, seed: int = 1,
                 estimate: bool = False, model: int = 3, twin_params: Any = None, friction_scale: float = 1.0,
                 n_sub: int = 4, options: dict[str, Any] | None = None, dwell_s: float = 0.05,
-                friction: str = "lugre") -> xr.Dataset:
+                friction: str = "lugre", sensing: str = "ideal", imu_calibration: Any = "auto") -> xr.Dataset:
     """The compendium's controller stepping on the MuJoCo 5R over the own twin's setpoints; a recording.
 
     Each control cycle, in the own twin's order (:mod:`paperlib.twin.runner`): state at the cycle's
@@ -269,6 +271,15 @@ def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float 
         dip, presliding, shear thinning or temperature); the truth then lists those laws.
     n_sub, options :
         MuJoCo steps per cycle and model options (:class:`MuJoCoFiveBar`).
+    sensing : {"ideal", "imu"}
+        ``ideal``: encoder angle quantized, rate and acceleration from MuJoCo (``origin = model``).
+        ``imu``: rate and acceleration from the twin's IMU stream model (:mod:`paperlib.twin.imu`: the
+        sensors, the board and the UDP link, noise keyed by ``seed``) fed with MuJoCo's motion and
+        converted with the nominal lever arm and ``imu_calibration``, as the room's twin runs sense.
+    imu_calibration : "auto", "none" or array_like (2, N_IC)
+        With ``sensing = "imu"``: "auto" records a 20-s PD calibration run on MuJoCo first (the
+        protocol of :func:`paperlib.estimation.imu_calibration.calibration_protocol`, its own seed), as
+        :func:`paperlib.twin.robots.five_bar.simulate` does on the own twin; "none": nominal conversion.
 
     Returns
     -------
@@ -287,11 +298,32 @@ def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float 
     if native:
         native_opts, truth_rows = native_friction(tp, friction_scale)
         options = {**(options or {}), **native_opts}
+    if sensing not in ("ideal", "imu"):
+        raise ValueError(f"sensing must be 'ideal' or 'imu', not {sensing!r}")
+    imu = None
+    if sensing == "imu":
+        if isinstance(imu_calibration, str):
+            if imu_calibration == "auto":
+                conv = calibration_protocol(
+                    lambda **kw: closed_loop(robot, **kw, twin_params=tp, friction_scale=friction_scale, n_sub=n_sub,
+                                             options=options, dwell_s=dwell_s, friction=friction, sensing="imu"),
+                    seed).rows
+            elif imu_calibration == "none":
+                conv = identity_conversion(2)
+            else:
+                raise ValueError(f"imu_calibration must be 'auto', 'none' or an array, not {imu_calibration!r}")
+        else:
+            conv = np.asarray(imu_calibration, dtype=float).reshape(2, N_IC)
+        imu = {"state": im.imu_stream_init(tp.imu, 0.0), "keys": im.make_keys(seed), "out": np.zeros((2, im.N_OUT)),
+               "lever": np.asarray(robot.description["imu"]["lever_arm_m"], float), "conv": np.ascontiguousarray(conv)}
     sim = MuJoCoFiveBar(robot, n_sub=n_sub, options=options)
     dt, rate = sim.dt, sim.rate
     t, q_sp, qd_sp, qdd_sp = setpoints(robot, duration_s, seed, dwell_s)
     n = len(t)
-    cfg = ctl.ControllerConfig.from_estimator(controller, EstimatorConfig(model=model), estimate=estimate)
+    est_cfg = EstimatorConfig(model=model)
+    if imu is not None:
+        est_cfg = est_cfg.replace(imu_delay_cycles=int(round(float(np.mean(imu["conv"][:, IC_DELAY])))))
+    cfg = ctl.ControllerConfig.from_estimator(controller, est_cfg, estimate=estimate)
     c = ctl.Controller(robot, cfg, rate)
     forces = CycleForces(tp, dt, 0.0 if native else friction_scale)
     if not np.allclose(forces.drv[:, dr.DR_GEAR], robot.gear_ratios):
@@ -311,8 +343,15 @@ def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float 
         tk = k * dt
         q, qd, qdd = sim.data.qpos[act], sim.data.qvel[act], sim.data.qacc[act]
         meas[ctl.M_Q, :2] = np.floor(q / enc + 0.5) * enc
-        meas[ctl.M_QD, :2] = qd
-        meas[ctl.M_QDD, :2] = qdd
+        if imu is None:
+            meas[ctl.M_QD, :2] = qd
+            meas[ctl.M_QDD, :2] = qdd
+        else:
+            out = imu["out"]
+            im.imu_stream_step(imu["state"], imu["keys"], tp.imu, tp.link, tk, qd, qdd, out)
+            for j in range(2):
+                meas[ctl.M_QD, j], meas[ctl.M_QDD, j] = imu_to_joint(out[j, im.OUT_GZ], out[j, im.OUT_AY],
+                                                                   imu["lever"][j], imu["conv"][j])
         meas[ctl.M_TAU, :2] = forces.tau_rep
         meas[ctl.M_Q_SP, :2] = q_sp[k]
         meas[ctl.M_QD_SP, :2] = qd_sp[k]
@@ -322,7 +361,7 @@ def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float 
             raise RuntimeError(f"control fault at t = {tk:.6f} s: {c.fault()}")
         # logged as the twin logs them: the torque the drives reported at the cycle's start (what the
         # control step saw), then the drives' actual torque over the cycle
-        log["q"][k], log["qd"][k], log["qdd"][k] = meas[ctl.M_Q, :2], qd, qdd
+        log["q"][k], log["qd"][k], log["qdd"][k] = meas[ctl.M_Q, :2], meas[ctl.M_QD, :2], meas[ctl.M_QDD, :2]
         log["tau_m"][k], log["tau_tgt"][k] = meas[ctl.M_TAU, :2], tau_tgt
         tau_act = forces.drives(tau_tgt)
         F = forces.friction(sim.psid)
@@ -346,7 +385,11 @@ def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float 
     config = {"controller": controller, "duration_s": duration_s, "seed": seed, "estimate": estimate,
               "model": model, "friction_scale": friction_scale, "friction": friction, "n_sub": n_sub,
               "dwell_s": dwell_s, "mjcf_options": {k: list(v) if isinstance(v, tuple) else v
-                                                   for k, v in sim.options.items()}, "sensing": SENSING}
+                                                   for k, v in sim.options.items()},
+              "sensing": SENSING if imu is None else SENSING_IMU,
+              "controller_config": {"imu_delay_cycles": int(cfg.imu_delay_cycles)}}
+    if imu is not None:
+        config["imu_conversion"] = imu["conv"].tolist()
     truth = truth_dict(tp, forces.drv, robot, forces.therm_x0)
     truth["friction_scale"] = friction_scale
     if native:
@@ -356,6 +399,7 @@ def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float 
     return cycle_recording(
         robot, t, {**log, **log1, "q_sp": q_sp, "qd_sp": qd_sp, "qdd_sp": qdd_sp}, controller=controller,
         config=config, seed=seed, truth=truth, simulator="MuJoCo",
+        origins=None if imu is None else {"qd": "gyroscope", "qdd": "accelerometer"},
         attrs={"simulator": "mujoco", "simulator_version": str(sim._mj.__version__), "mjcf": sim.xml,
                "converged_s": c.converged_s, "param_names": json.dumps(list(c.param_names))})
 
@@ -395,17 +439,21 @@ def native_friction(tp: Any, scale: float = 1.0) -> tuple[dict[str, Any], np.nda
 
 #: How the cross-check runs sense (both simulators).
 SENSING = "ideal (encoder angle quantized to the robot's resolution; joint rate and acceleration from the plant)"
+#: ... or, with ``sensing = "imu"``, as the room's twin runs do.
+SENSING_IMU = ("encoder angle quantized; joint rate and acceleration from the twin's IMU stream model "
+               "(paperlib.twin.imu) on the simulator's motion, nominal lever arm and calibration rows")
 
 
 def cycle_recording(robot: Any, t: np.ndarray, log: dict[str, np.ndarray], *, controller: str, config: dict[str, Any],
-                    seed: int, truth: dict[str, Any], simulator: str, attrs: dict[str, Any]) -> xr.Dataset:
+                    seed: int, truth: dict[str, Any], simulator: str, attrs: dict[str, Any],
+                    origins: dict[str, str] | None = None) -> xr.Dataset:
     """A schema-2 recording (``source = "twin"``) of a cross-check run with ideal sensing.
 
     ``log`` holds (N, 2) channels ``q`` (encoder), ``qd``, ``qdd``, ``tau_m`` (reported), ``tau_tgt``,
     ``temperature``, ``q_sp``, ``qd_sp``, ``qdd_sp``, the truths ``q_true``, ``qd_true``, ``qdd_true``,
     ``tau_m_true`` and (N,) ``kinetic_energy``, ``work_motor`` [J]; optional: ``work_friction`` (N,) [J], the
     friction torques of the five internal joints ``F_psi_true`` (N, 5) [N m] and ``closure_error`` (N,) [m].
-    ``simulator`` names the simulator in the long names.
+    ``simulator`` names the simulator in the long names; ``origins`` of ``qd``, ``qdd`` (default: model).
     """
     from paperlib.recordings import make_recording
 
@@ -432,6 +480,6 @@ def cycle_recording(robot: Any, t: np.ndarray, log: dict[str, np.ndarray], *, co
         extra["closure_error"] = var("closure_error", tt, "distance between the distal tips", "m")
     ds = make_recording(
         t, [1, 2], data, robot=robot.name, source="twin", sample_rate_hz=robot.sample_rate_hz, controller=controller,
-        config=config, seed=seed, truth=truth, origins={"qd": "model", "qdd": "model"}, torque_side="motor",
+        config=config, seed=seed, truth=truth, origins=origins or {"qd": "model", "qdd": "model"}, torque_side="motor",
         extra_vars=extra, attrs=attrs)
     return ds.assign_coords(friction_joint=[1, 2, 3, 4, 5]) if "F_psi_true" in log else ds
