@@ -13,11 +13,13 @@ What is shared with the own twin and what is not:
 * **shared (inputs, not the object of the check)**: the drive model (current loop, true torque
   constants, quantization: :func:`paperlib.twin.drives.drive_step`), the LuGre friction of the
   five joints (:func:`paperlib.twin.plant.friction_torques`, the compendium's friction law, applied
-  as joint forces), the gearbox heat, the twin's parameter file, and the controller
-  (:class:`paperlib.control.controllers.Controller`, the same compiled step as every loop).
+  as joint forces; or MuJoCo's own joint friction, :func:`native_friction`), the gearbox heat, the
+  twin's parameter file, and the controller (:class:`paperlib.control.controllers.Controller`, the
+  same compiled step as every loop).
 
-Sensing is ideal here (encoder quantized to the robot's resolution; joint rate and acceleration
-from the simulator, ``origin = model``): the check compares mechanics, not the IMU model.
+Sensing is ideal by default (encoder quantized to the robot's resolution; joint rate and
+acceleration from the simulator, ``origin = model``), so that the check compares mechanics; with
+``sensing = "imu"`` the twin's IMU stream model senses MuJoCo's motion, as in the room's runs.
 :func:`closed_loop` writes a schema-2 recording (``source = twin``, attribute ``simulator = mujoco``).
 """
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,7 +46,7 @@ from paperlib.twin import thermal as th
 from paperlib.twin.guard import twin_run
 from paperlib.twin.truth import truth_dict
 
-__all__ = ["MuJoCoFiveBar", "CycleForces", "closed_loop", "open_loop", "setpoints", "cycle_recording", "native_friction", "SENSING", "SENSING_IMU"]
+__all__ = ["MuJoCoFiveBar", "CycleForces", "closed_loop", "open_loop", "setpoints", "cycle_recording", "native_friction", "record", "SENSING", "SENSING_IMU"]
 
 #: The actuated coordinates' places in MuJoCo's qpos (:data:`paperlib.crosscheck.mjcf_five_bar.JOINTS`).
 ACTUATED = (JOINTS.index("q1"), JOINTS.index("q2"))
@@ -483,3 +486,10 @@ def cycle_recording(robot: Any, t: np.ndarray, log: dict[str, np.ndarray], *, co
         config=config, seed=seed, truth=truth, origins=origins or {"qd": "model", "qdd": "model"}, torque_side="motor",
         extra_vars=extra, attrs=attrs)
     return ds.assign_coords(friction_joint=[1, 2, 3, 4, 5]) if "F_psi_true" in log else ds
+
+
+def record(output: str | Path, **kwargs: Any) -> Path:
+    """:func:`closed_loop` and write the recording to ``output`` (validated, atomic; :func:`paperlib.recordings.write_recording`)."""
+    from paperlib.recordings import write_recording
+
+    return write_recording(closed_loop(**kwargs), output)
