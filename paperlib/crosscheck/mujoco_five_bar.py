@@ -37,7 +37,7 @@ from paperlib.control import controllers as ctl
 from paperlib.control.planning import motion_bounds, planning_polygon
 from paperlib.control.trajectories import random_point_to_point
 from paperlib.estimation.config import EstimatorConfig
-from paperlib.estimation.imu_calibration import IC_DELAY, N_IC, calibration_protocol, identity_conversion, imu_to_joint
+from paperlib.estimation.imu_calibration import IC_DELAY, calibration_protocol, conversion_rows, imu_to_joint
 from paperlib.crosscheck.mjcf_five_bar import JOINTS, PSI_CONST, PSI_JACOBIAN, MjcfOptions, five_bar_mjcf, qpos_qvel
 from paperlib.twin import drives as dr
 from paperlib.twin import imu as im
@@ -305,20 +305,11 @@ def closed_loop(robot: Any = None, *, controller: str = "PD", duration_s: float 
         raise ValueError(f"sensing must be 'ideal' or 'imu', not {sensing!r}")
     imu = None
     if sensing == "imu":
-        if isinstance(imu_calibration, str):
-            if imu_calibration == "auto":
-                conv = calibration_protocol(
-                    lambda **kw: closed_loop(robot, **kw, twin_params=tp, friction_scale=friction_scale, n_sub=n_sub,
-                                             options=options, dwell_s=dwell_s, friction=friction, sensing="imu"),
-                    seed).rows
-            elif imu_calibration == "none":
-                conv = identity_conversion(2)
-            else:
-                raise ValueError(f"imu_calibration must be 'auto', 'none' or an array, not {imu_calibration!r}")
-        else:
-            conv = np.asarray(imu_calibration, dtype=float).reshape(2, N_IC)
+        conv = conversion_rows(imu_calibration, lambda: calibration_protocol(
+            lambda **kw: closed_loop(robot, **kw, twin_params=tp, friction_scale=friction_scale, n_sub=n_sub,
+                                     options=options, dwell_s=dwell_s, friction=friction, sensing="imu"), seed).rows)
         imu = {"state": im.imu_stream_init(tp.imu, 0.0), "keys": im.make_keys(seed), "out": np.zeros((2, im.N_OUT)),
-               "lever": np.asarray(robot.description["imu"]["lever_arm_m"], float), "conv": np.ascontiguousarray(conv)}
+               "lever": np.asarray(robot.description["imu"]["lever_arm_m"], float), "conv": conv}
     sim = MuJoCoFiveBar(robot, n_sub=n_sub, options=options)
     dt, rate = sim.dt, sim.rate
     t, q_sp, qd_sp, qdd_sp = setpoints(robot, duration_s, seed, dwell_s)
