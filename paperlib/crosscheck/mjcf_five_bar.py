@@ -34,6 +34,9 @@ from typing import Any
 
 import numpy as np
 
+from paperlib.crosscheck.mjcf import POINT_INERTIA_KG_M2, MjcfOptions, closure_attrs, header
+from paperlib.crosscheck.mjcf import fmt as _f
+
 __all__ = ["JOINTS", "PSI_JACOBIAN", "PSI_CONST", "PROXIMAL_MASS_KG", "POINT_INERTIA_KG_M2", "MjcfOptions",
            "five_bar_mjcf", "qpos_qvel"]
 
@@ -55,41 +58,6 @@ PSI_CONST = np.array([0.0, np.pi, np.pi, 0.0, np.pi])
 #: Mass of each proximal body [kg]: on its fixed hinge axis, so it has no effect on the motion
 #: (the paper's I_p holds everything that turns with the link).
 PROXIMAL_MASS_KG = 1.0
-#: Rotational inertia of the end point's point mass [kg m^2] (MuJoCo wants a positive value).
-POINT_INERTIA_KG_M2 = 1e-12
-
-
-class MjcfOptions(dict):
-    """Simulator settings of the MJCF model (a dict; keys below, SI units).
-
-    ``timestep_s`` : MuJoCo's step [s]; ``integrator`` : "RK4", "implicit", "implicitfast" or "Euler";
-    ``solref`` : (time constant [s], damping ratio) of the closure constraint (MuJoCo forbids a time
-    constant below 2 steps); ``solimp`` : (d0, dwidth, width [m], midpoint, power) of its impedance;
-    ``tolerance``, ``iterations`` : the Newton solver's; ``gravity_m_s2`` : magnitude along -z (None: the
-    robot file's ``robot.gravity_m_s2``; the hinges are vertical, so gravity does no work either way);
-    ``frictionloss_Nm``, ``damping_Nm_s_per_rad`` : MuJoCo's own joint friction (a dry-friction
-    constraint with the closure's ``solref``) and viscous damping per joint of :data:`JOINTS` (4,),
-    zero by default (the cross-check applies the compendium's friction law as forces instead).
-    """
-
-    DEFAULTS: dict[str, Any] = {"timestep_s": 1.0 / 16000.0, "integrator": "RK4", "solref": None,
-                                "solimp": (0.9999, 0.9999, 0.001, 0.5, 2.0), "tolerance": 1e-12,
-                                "iterations": 50, "gravity_m_s2": None,
-                                "frictionloss_Nm": (0.0, 0.0, 0.0, 0.0), "damping_Nm_s_per_rad": (0.0, 0.0, 0.0, 0.0)}
-
-    def __init__(self, **kw: Any) -> None:
-        unknown = set(kw) - set(self.DEFAULTS)
-        if unknown:
-            raise ValueError(f"unknown MJCF options {sorted(unknown)}; known: {sorted(self.DEFAULTS)}")
-        super().__init__({**self.DEFAULTS, **kw})
-        if self["solref"] is None:
-            self["solref"] = (2.0 * float(self["timestep_s"]), 1.0)
-
-
-def _f(x: float) -> str:
-    return repr(float(x))
-
-
 def five_bar_mjcf(robot: Any, options: MjcfOptions | None = None) -> str:
     """MJCF text of the 5R described by ``robot`` (a :class:`paperlib.robots.five_bar.FiveBar`).
 
@@ -108,10 +76,7 @@ def five_bar_mjcf(robot: Any, options: MjcfOptions | None = None) -> str:
     """
     o = options or MjcfOptions()
     P = {n: robot.param(n) for n in robot.param_names}
-    g = o["gravity_m_s2"]
-    g = float(robot.description["robot"].get("gravity_m_s2", 0.0) if g is None else g)
     tc, zeta = (float(x) for x in o["solref"])
-    solimp = " ".join(_f(x) for x in o["solimp"])
 
     floss = [float(x) for x in o["frictionloss_Nm"]]
     damp = [float(x) for x in o["damping_Nm_s_per_rad"]]
@@ -142,14 +107,8 @@ def five_bar_mjcf(robot: Any, options: MjcfOptions | None = None) -> str:
             f'<site name="tip{i}" pos="{_f(P[f"l_d{i}"])} 0 0"/>{tip}</body></body>')
 
     return (
-        f'<mujoco model="{robot.name}">'
-        '<compiler angle="radian" inertiafromgeom="false"/>'
-        f'<option timestep="{_f(o["timestep_s"])}" integrator="{o["integrator"]}" solver="Newton" '
-        f'tolerance="{_f(o["tolerance"])}" iterations="{int(o["iterations"])}" gravity="0 0 {_f(-g)}">'
-        '<flag contact="disable" energy="enable"/></option>'
-        f'<worldbody>{link(1)}{link(2)}</worldbody>'
-        f'<equality><connect name="closure" site1="tip1" site2="tip2" solref="{_f(tc)} {_f(zeta)}" '
-        f'solimp="{solimp}"/></equality>'
+        f'{header(robot, o)}<worldbody>{link(1)}{link(2)}</worldbody>'
+        f'<equality><connect name="closure" site1="tip1" site2="tip2" {closure_attrs(o)}/></equality>'
         f'<actuator><motor name="m1" joint="q1" gear="{_f(P["iota1"])}"/>'
         f'<motor name="m2" joint="q2" gear="{_f(P["iota2"])}"/></actuator>'
         '</mujoco>')

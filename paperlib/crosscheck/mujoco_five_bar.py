@@ -38,7 +38,8 @@ from paperlib.control.planning import motion_bounds, planning_polygon
 from paperlib.control.trajectories import random_point_to_point
 from paperlib.estimation.config import EstimatorConfig
 from paperlib.estimation.imu_calibration import IC_DELAY, calibration_protocol, conversion_rows, imu_to_joint
-from paperlib.crosscheck.mjcf_five_bar import JOINTS, PSI_CONST, PSI_JACOBIAN, MjcfOptions, five_bar_mjcf, qpos_qvel
+from paperlib.crosscheck.mjcf import MjcfOptions
+from paperlib.crosscheck.mjcf_five_bar import JOINTS, PSI_CONST, PSI_JACOBIAN, five_bar_mjcf, qpos_qvel
 from paperlib.twin import drives as dr
 from paperlib.twin import imu as im
 from paperlib.twin import plant as pl
@@ -72,7 +73,7 @@ class MuJoCoFiveBar:
     n_sub : int
         MuJoCo steps per control cycle (MuJoCo's timestep is ``1 / (sample_rate_hz n_sub)``).
     options : dict, optional
-        Further :class:`~paperlib.crosscheck.mjcf_five_bar.MjcfOptions` (integrator, solref, solimp...);
+        Further :class:`~paperlib.crosscheck.mjcf.MjcfOptions` (integrator, solref, solimp...);
         ``timestep_s`` is set from the two above.
     """
 
