@@ -39,7 +39,7 @@ residual assumption (optimistic when the residual is correlated, e.g. after filt
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,6 +56,7 @@ __all__ = [
     "calibrate_gyro",
     "calibrate_accel",
     "calibrate_imu",
+    "conversion_rows",
 ]
 
 
@@ -416,6 +417,24 @@ def identity_conversion(n: int) -> np.ndarray:
     rows[:, IC_ALPHA_G] = 1.0
     rows[:, IC_ALPHA_A] = 1.0
     return rows
+
+
+def conversion_rows(imu_calibration: Any, calibrate: Callable[[], np.ndarray], n: int = 2) -> np.ndarray:
+    """The conversion rows (n, N_IC) a run's ``imu_calibration`` argument asks for (C-contiguous).
+
+    ``"auto"``: ``calibrate()`` (e.g. the rows of :func:`calibration_protocol` on the same rig);
+    ``"none"``: :func:`identity_conversion`; an array: its values, reshaped to (n, N_IC).
+    """
+    if isinstance(imu_calibration, str):
+        if imu_calibration == "auto":
+            rows = calibrate()
+        elif imu_calibration == "none":
+            rows = identity_conversion(n)
+        else:
+            raise ValueError(f"imu_calibration must be 'auto', 'none' or an array, not {imu_calibration!r}")
+    else:
+        rows = np.asarray(imu_calibration, dtype=float).reshape(n, N_IC)
+    return np.ascontiguousarray(rows, dtype=float)
 
 
 @dataclass

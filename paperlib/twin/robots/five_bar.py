@@ -32,7 +32,7 @@ import xarray as xr
 from paperlib.control import controllers as ctl
 from paperlib.estimation.config import EstimatorConfig
 from paperlib.control.planning import motion_bounds, planning_polygon
-from paperlib.estimation.imu_calibration import N_IC, IC_DELAY, calibration_protocol, identity_conversion
+from paperlib.estimation.imu_calibration import IC_DELAY, calibration_protocol, conversion_rows
 from paperlib.control.trajectories import (
     Polygon,
     random_point_to_point,
@@ -166,16 +166,7 @@ def simulate(
     t_grid, q_sp, qd_sp, qdd_sp = traj.sample_rate(rate)
     n = len(t_grid)
     # IMU conversion (calibration)
-    if isinstance(imu_calibration, str):
-        if imu_calibration == "auto":
-            conv = calibration_run(seed, tp, robot).rows
-        elif imu_calibration == "none":
-            conv = identity_conversion(2)
-        else:
-            raise ValueError(f"imu_calibration must be 'auto', 'none' or an array, not {imu_calibration!r}")
-    else:
-        conv = np.asarray(imu_calibration, dtype=float).reshape(2, N_IC)
-    conv = np.ascontiguousarray(conv)
+    conv = conversion_rows(imu_calibration, lambda: calibration_run(seed, tp, robot).rows)
     overrides = dict(controller_overrides or {})
     overrides.setdefault("imu_delay_cycles", int(round(float(np.mean(conv[:, IC_DELAY])))))
     # controller: the whole estimator configuration, then the run's own settings

@@ -49,7 +49,7 @@ from paperlib.twin.guard import twin_run
 
 DEFAULT_TWIN_TOML = provenance.REPO_ROOT / "data" / "twin" / "three_rrr_twin.toml"
 
-__all__ = ["ThreeRRRTwin", "simulate", "to_recording", "DEFAULT_TWIN_TOML"]
+__all__ = ["ThreeRRRTwin", "simulate", "run_inputs", "to_recording", "DEFAULT_TWIN_TOML"]
 
 
 @dataclass(frozen=True)
@@ -245,6 +245,25 @@ def reference_joints(robot: ThreeRRR, p: np.ndarray, pd: np.ndarray) -> tuple[np
     return th, np.einsum("nij,nj->ni", J, pd)
 
 
+def run_inputs(robot: ThreeRRR, twin: ThreeRRRTwin, ref: Mapping[str, np.ndarray], tau_ff: np.ndarray | None = None
+               ) -> tuple[np.ndarray, ...]:
+    """A closed-loop run's checked inputs: ``t`` (n,) [s], ``p``, ``pd`` (n, 2) [m, m/s], the drive-angle
+    references ``th_ref``, ``thd_ref`` (n, 3) [rad, rad/s] and the feed-forward ``ff`` (n, 3) [N m] (zeros
+    when ``tau_ff`` is None). Raises ValueError when the reference is off the control grid or ``tau_ff``
+    has the wrong shape."""
+    t = np.asarray(ref["t"], dtype=float)
+    n = t.size
+    dt = 1.0 / twin.control_rate_hz
+    if n < 2 or not np.allclose(np.diff(t), dt, rtol=1e-6, atol=1e-12):
+        raise ValueError(f"simulate: the reference must be sampled at the control rate {twin.control_rate_hz} Hz")
+    p, pd = np.asarray(ref["p"], dtype=float), np.asarray(ref["pd"], dtype=float)
+    th_ref, thd_ref = reference_joints(robot, p, pd)
+    ff = np.zeros((n, 3)) if tau_ff is None else np.ascontiguousarray(tau_ff, dtype=float)
+    if ff.shape != (n, 3):
+        raise ValueError(f"simulate: tau_ff must have shape ({n}, 3); got {ff.shape}")
+    return t, p, pd, th_ref, thd_ref, ff
+
+
 @twin_run
 def simulate(robot: ThreeRRR, twin: ThreeRRRTwin, ref: Mapping[str, np.ndarray], tau_ff: np.ndarray | None = None
              ) -> dict[str, np.ndarray]:
@@ -272,16 +291,9 @@ def simulate(robot: ThreeRRR, twin: ThreeRRRTwin, ref: Mapping[str, np.ndarray],
     ValueError
         When the reference is off the control grid, or the platform leaves the workspace.
     """
-    t = np.asarray(ref["t"], dtype=float)
+    t, p, pd, th_ref, thd_ref, ff = run_inputs(robot, twin, ref, tau_ff)
     n = t.size
     dt = 1.0 / twin.control_rate_hz
-    if n < 2 or not np.allclose(np.diff(t), dt, rtol=1e-6, atol=1e-12):
-        raise ValueError(f"simulate: the reference must be sampled at the control rate {twin.control_rate_hz} Hz")
-    p, pd = np.asarray(ref["p"], dtype=float), np.asarray(ref["pd"], dtype=float)
-    th_ref, thd_ref = reference_joints(robot, p, pd)
-    ff = np.zeros((n, 3)) if tau_ff is None else np.ascontiguousarray(tau_ff, dtype=float)
-    if ff.shape != (n, 3):
-        raise ValueError(f"simulate: tau_ff must have shape ({n}, 3); got {ff.shape}")
     q, tau = np.empty((n, 3)), np.empty((n, 3))
     p_out, pd_out, qd_true = np.empty((n, 2)), np.empty((n, 2)), np.empty((n, 3))
     alpha = dt / (twin.velocity_filter_s + dt)

@@ -103,3 +103,25 @@ def test_central_difference_and_zero_phase_lowpass() -> None:
     np.testing.assert_allclose(y[400:-400], s[400:-400], atol=1e-3)
     with pytest.raises(ValueError, match="cutoff_hz"):
         zero_phase_lowpass(s, TS, 3000.0)
+
+
+def test_conversion_rows_of_a_runs_argument():
+    """'auto' asks the rig's calibration (only then), 'none' is the identity, an array is reshaped; else an error."""
+    from paperlib.estimation.imu_calibration import IC_ALPHA_G, IC_DELAY, N_IC, conversion_rows, identity_conversion
+
+    calls = []
+
+    def calibrate():
+        calls.append(1)
+        rows = identity_conversion(2)
+        rows[:, IC_DELAY] = 3.0
+        return rows
+
+    assert conversion_rows("auto", calibrate)[:, IC_DELAY].tolist() == [3.0, 3.0] and calls == [1]
+    np.testing.assert_array_equal(conversion_rows("none", calibrate), identity_conversion(2))
+    given = np.arange(2 * N_IC, dtype=float)
+    out = conversion_rows(list(given), calibrate)
+    assert out.shape == (2, N_IC) and out.flags["C_CONTIGUOUS"] and out[1, IC_ALPHA_G] == given[N_IC + IC_ALPHA_G]
+    assert calls == [1]
+    with pytest.raises(ValueError, match="imu_calibration"):
+        conversion_rows("sometimes", calibrate)
