@@ -14,6 +14,7 @@ after at least 8 h of rest, room at about 20 C).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -25,7 +26,8 @@ from paperlib.estimation.thermal import (DEFAULT_ALPHA_PER_K, ThermalModel, Warm
                                          block_power, choose_threshold, fit_double_exponential,
                                          friction_ratio)
 
-__all__ = ["analyse_recording", "fit_recordings", "monitor_recording", "MODEL_SCHEMA"]
+__all__ = ["analyse_recording", "fit_recordings", "fit_diagnostics", "monitor_recording", "MODEL_SCHEMA",
+           "MODEL_ORDER_TOL"]
 
 MODEL_SCHEMA = "paperlib.thermal-model/1"
 
@@ -108,7 +110,12 @@ def fit_recordings(recordings: Sequence[tuple[str, xr.Dataset]], *, alpha: float
             kk += [[float(x) for x in k] for k in r.k]
             idx += [t_i] * w.t_min.size
         mix = fit_double_exponential(np.array(rows)[:, 0], np.array(rows)[:, 1])
+        span = float(np.max(np.array(rows)[:, 0]))
+        if mix.t2_min > span and not thermal:  # with the thermal model: among fit_diagnostics' messages
+            warnings.warn(f"thermal fit, joint {j}: {_span_message('the double exponential', mix.t2_min, span)}",
+                          stacklevel=2)
         entry = {"t1_min": mix.t1_min, "t2_min": mix.t2_min, "cold_hot_ratio": mix.cold_hot_ratio,
+                 "span_min": span, "t2_resolved": bool(mix.t2_min <= span),
                  "friction_ref": rows, "k": kk, "cycle_test": idx, "v_ref": v_ref,
                  "gravity_removed": bool(first.gravity_removed), "tests": tests}
         joints[str(j)] = entry
@@ -116,14 +123,20 @@ def fit_recordings(recordings: Sequence[tuple[str, xr.Dataset]], *, alpha: float
             continue
         model = ThermalModel(alpha=alpha, seed=seed, maxiter=maxiter).fit(runs)
         nominal = float(np.mean([y for _, y in rows]))
-        r_th, r_no = [], []
+        r_th, r_no, pred = [], [], []
         for t_i, (name, _) in enumerate(recordings):
             jf, qd, fs = res[name]
             col = [int(x) for x in recordings[t_i][1]["joint"].values].index(j)
             w = runs[t_i]
-            r_th.append(friction_ratio(w.friction_ref, model.predict_reference(qd[:, col], fs, w.t_min)))
+            pred.append(model.predict_reference(qd[:, col], fs, w.t_min))
+            r_th.append(friction_ratio(w.friction_ref, pred[-1]))
             r_no.append(friction_ratio(w.friction_ref, nominal))
+        diag = fit_diagnostics(mix, model, np.concatenate([w.t_min for w in runs]), np.concatenate(pred),
+                               model_bounds=(model.tau1_bounds_min, model.tau2_bounds_min))
+        for msg in diag["messages"]:
+            warnings.warn(f"thermal fit, joint {j}: {msg}", stacklevel=2)
         entry.update({
+            "diagnostics": diag,
             **model.to_dict(),
             "friction_nominal": nominal,
             "threshold_thermal": choose_threshold(r_th, n_sigma),
@@ -136,6 +149,90 @@ def fit_recordings(recordings: Sequence[tuple[str, xr.Dataset]], *, alpha: float
     return {"schema": MODEL_SCHEMA, "files": [n for n, _ in recordings], "robot": sorted(robot),
             "source": "twin" if source == {"twin"} else ("hardware" if source == {"hardware"} else "mixed"),
             "reference_fraction": REFERENCE_FRACTION, "n_sigma": n_sigma, "joints": joints}
+
+
+MODEL_ORDER_TOL = 0.15
+"""Largest relative difference between the slow time constant of the measured warm-up and that of
+the thermal model's own prediction of it (both by the double exponential) before the fit warns that
+the second-order model does not reproduce the warm-up (the cross-check's agreement band)."""
+
+
+def _span_message(what: str, t2: float, span: float) -> str:
+    return (f"{what}'s slow time constant {t2:.1f} min is longer than the recordings ({span:.1f} min): "
+            "it is not resolved by the data, the hot level (and the cold/hot ratio) is an extrapolation; "
+            "record longer warm-ups")
+
+
+def fit_diagnostics(mix: Any, model: ThermalModel, t_min: np.ndarray, predicted: np.ndarray, *,
+                    model_bounds: tuple[tuple[float, float], tuple[float, float]] | None = None,
+                    tol: float = MODEL_ORDER_TOL) -> dict[str, Any]:
+    """Checks of one joint's thermal fit against what its recordings can resolve.
+
+    Three rules, each with its message when it fails:
+
+    * *span*: a slow time constant (of the measured double exponential or of the thermal model)
+      longer than the last segment time is not resolved: the data do not reach the hot level;
+    * *bounds*: a thermal-model time constant within 1 % of its search bound was stopped by the
+      bound, not by the data;
+    * *model order*: the thermal model's prediction of the per-segment friction, fitted by the same
+      double exponential as the measurements, has a slow time constant or a cold/hot ratio more
+      than ``tol`` away from the measurements' fit: eq. 12's two modes driven by the friction power
+      do not reproduce the observed warm-up (a third thermal mode, a temperature-dependent
+      network, ...). The thermal model's ``tau2`` is the time constant of the heat network with the
+      friction power held; the double exponential's ``t2`` is that of the friction warm-up with the
+      power falling as the joint warms: the two differ on a correct model, which is why the model is
+      compared through its prediction.
+
+    Parameters
+    ----------
+    mix : DoubleExpFit
+        Double exponential of the measured friction over all runs.
+    model : ThermalModel
+        Fitted.
+    t_min : ndarray, shape (m,)
+        Segment times of all runs [min].
+    predicted : ndarray, shape (m,)
+        The model's friction at the reference speed at those times [N m].
+    model_bounds : tuple of (min, max) pairs, optional
+        The model's search ranges of tau1 and tau2 [min].
+    tol : float
+        Relative tolerance of the model-order check.
+
+    Returns
+    -------
+    dict
+        ``span_min``, ``model_prediction`` (t1_min, t2_min, cold_hot_ratio of the model's
+        prediction), ``model_t2_rel_diff``, ``model_ratio_rel_diff``, ``t2_resolved``,
+        ``model_tau2_resolved``, ``at_bound`` (names), ``model_order_ok``, ``messages`` (list of str).
+    """
+    t_min = np.asarray(t_min, dtype=float)
+    span = float(np.max(t_min))
+    pf = fit_double_exponential(t_min, np.asarray(predicted, dtype=float))
+    dt2 = pf.t2_min / mix.t2_min - 1.0
+    dratio = pf.cold_hot_ratio / mix.cold_hot_ratio - 1.0
+    tau1, tau2 = model.tau1_s_ / 60.0, model.tau2_s_ / 60.0
+    msgs: list[str] = []
+    if mix.t2_min > span:
+        msgs.append(_span_message("the double exponential", mix.t2_min, span))
+    if tau2 > span:
+        msgs.append(_span_message("the thermal model", tau2, span))
+    at_bound = []
+    for name, val, b in zip(("tau1", "tau2"), (tau1, tau2), model_bounds or ()):
+        if val <= 1.01 * b[0] or val >= b[1] / 1.01:
+            at_bound.append(name)
+            msgs.append(f"the thermal model's {name} ({val:.2f} min) sits on its search bound "
+                        f"[{b[0]:g}, {b[1]:g}] min: set by the bound, not by the data")
+    order_ok = abs(dt2) <= tol and abs(dratio) <= tol
+    if not order_ok:
+        msgs.append(f"the thermal model's own warm-up (t2 {pf.t2_min:.1f} min, cold/hot {pf.cold_hot_ratio:.2f}) "
+                    f"differs from the measured one (t2 {mix.t2_min:.1f} min, cold/hot {mix.cold_hot_ratio:.2f}) "
+                    f"by more than {100 * tol:.0f} %: the second-order model (eq. 12) does not reproduce "
+                    "this joint's warm-up; use the double exponential's numbers")
+    return {"span_min": span,
+            "model_prediction": {"t1_min": pf.t1_min, "t2_min": pf.t2_min, "cold_hot_ratio": pf.cold_hot_ratio},
+            "model_t2_rel_diff": float(dt2), "model_ratio_rel_diff": float(dratio),
+            "t2_resolved": bool(mix.t2_min <= span), "model_tau2_resolved": bool(tau2 <= span),
+            "at_bound": at_bound, "model_order_ok": bool(order_ok), "messages": msgs}
 
 
 def monitor_recording(model: Mapping[str, Any], ds: xr.Dataset, name: str = "<dataset>", *,
