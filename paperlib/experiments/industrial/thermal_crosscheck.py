@@ -102,3 +102,28 @@ def crosscheck(datasets: dict[str, Any], *, seed: int = 0, maxiter: int = 150) -
             "warnings": list(m.get("warnings", [])),
         }
     return {"days": names, "joints": out, "model": model}
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    """``python -m paperlib.experiments.industrial.thermal_crosscheck [--model three_node] ...``: print the comparison."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m paperlib.experiments.industrial.thermal_crosscheck",
+                                 description="thermal fit on warm-up days of a thermal model vs their true friction.")
+    ap.add_argument("--model", default="three_node", choices=C.THERMAL_MODELS, help="thermal model of the days")
+    ap.add_argument("--cycles", type=int, default=17, help="cycles of 5 min per day (default 17 = 85 min)")
+    ap.add_argument("--robot", type=int, default=1, choices=(1, 2))
+    ap.add_argument("--joints", type=int, nargs="*", default=None, help="joint labels (default all six)")
+    args = ap.parse_args(argv)
+    r = crosscheck(crosscheck_days(args.model, cycles=args.cycles, robot=args.robot, joints=args.joints))
+    for js, j in r["joints"].items():
+        d = r["model"]["joints"][js]["diagnostics"]
+        print(f"joint {js}: t2 {j['fit']['t2_min']:.1f} min (truth {j['truth']['t2_min']:.1f}), cold/hot "
+              f"{j['fit']['cold_hot_ratio']:.3f} (truth {j['truth']['cold_hot_ratio']:.3f}); model tau2 "
+              f"{j['fit']['model_tau2_min']:.1f} min, model vs measured t2 {100 * d['model_t2_rel_diff']:+.1f} %, "
+              f"cold/hot {100 * d['model_ratio_rel_diff']:+.1f} %; {len(d['messages'])} warning(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())
