@@ -75,7 +75,10 @@ def fit_recordings(recordings: Sequence[tuple[str, xr.Dataset]], *, alpha: float
     Returns
     -------
     dict
-        JSON-ready: ``schema``, ``files``, ``robot``, ``joints`` {label: {...}}.
+        JSON-ready: ``schema``, ``files``, ``robot``, ``joints`` {label: {...}}; each joint has
+        ``span_min`` (last segment time [min]) and ``t2_resolved``, and with ``thermal`` its
+        ``diagnostics`` (:func:`fit_diagnostics`), every failed rule of which is also issued as a
+        ``UserWarning`` "thermal fit, joint <j>: ...".
     """
     if not recordings:
         raise ValueError("thermal fit: no recording")

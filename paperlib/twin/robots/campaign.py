@@ -121,6 +121,10 @@ class CampaignParams:
 def load_campaign_params(path: str | Path | None = None) -> CampaignParams:
     """Read ``data/twin/tx40_thermal_campaign.toml`` (or ``path``).
 
+    Optional keys of ``[thermal]``: ``thermal_model`` (one of :data:`THERMAL_MODELS`, default
+    ``two_node``) and ``three_node_file`` (the three-node network's TOML, next to this file; default
+    ``tx40_thermal_three_node.toml``).
+
     Raises
     ------
     ValueError
