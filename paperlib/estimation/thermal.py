@@ -631,6 +631,17 @@ class ThermalModel(EstimatorMixin):
         self.std_ = self._std(runs)
         return self
 
+    def fitted_warm_up(self, run: WarmUp) -> np.ndarray:
+        """The model's reconstruction of one run's friction at its segment times [N m], shape (m,).
+
+        As the fit sees the run: the run's own cold level (profiled by least squares, as in
+        :meth:`fit`) times ``1 + alpha (T - T0)`` driven by the run's friction power. Unlike
+        :meth:`predict_reference`, which predicts a new run from the mean cold level.
+        """
+        self._check_fitted("fitted_warm_up")
+        t0, m = _run_fit(run, self.g1_, self.g2_, self.tau1_s_, self.tau2_s_)
+        return t0 * m
+
     def _residuals(self, runs: Sequence[WarmUp], x: np.ndarray) -> np.ndarray:
         out = []
         for r in runs:

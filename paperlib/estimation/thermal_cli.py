@@ -52,7 +52,8 @@ def fit(args: argparse.Namespace) -> int:
         for j, m in model["joints"].items():
             print(f"joint {j}: t1 {m['t1_min']:.2f} min, t2 {m['t2_min']:.1f} min, cold/hot "
                   f"{m['cold_hot_ratio']:.2f}, thermal model tau1 {m['tau1_min']:.2f} min, "
-                  f"tau2 {m['tau2_min']:.1f} min, rms {m['rms']:.3g} N m", file=sys.stderr)
+                  f"tau2 {m['tau2_min']:.1f} min, rms {m['rms']:.3g} N m, "
+                  f"{len(m['diagnostics']['messages'])} diagnostic warning(s)", file=sys.stderr)
     return 0
 
 

@@ -45,14 +45,23 @@ from paperlib.friction.lugre import (FR_ALPHA_C, FR_BETA_V, FR_DELTA, FR_DV, FR_
 from paperlib.twin.thermal import (GearboxThermal, modal_form, thermal_array, thermal_discrete_array,
                                    thermal_step)
 from paperlib.twin.guard import twin_run
+from paperlib.twin.thermal_three_node import (N_T3_STATE, ThreeNodeDesign, design_three_node,
+                                              linear_time_constants, load_three_node_designs,
+                                              three_node_step)
 
 __all__ = [
     "DEFAULT_PARAMS", "TX40_URDF", "CampaignParams", "DaySpec", "CycleProgram",
     "load_campaign_params", "design_two_node", "friction_rows", "cycle_program", "campaign_days",
-    "simulate_day", "day_recording", "tx40_rigid_body", "FRICTION_POSES",
+    "simulate_day", "day_recording", "tx40_rigid_body", "FRICTION_POSES", "THERMAL_MODELS",
+    "load_three_node",
 ]
 
 DEFAULT_PARAMS = provenance.REPO_ROOT / "data" / "twin" / "tx40_thermal_campaign.toml"
+THREE_NODE_PARAMS = provenance.REPO_ROOT / "data" / "twin" / "tx40_thermal_three_node.toml"
+#: Thermal models a day can be simulated with (``[thermal] thermal_model`` or ``DaySpec.thermal_model``):
+#: the twin's two-node network (:mod:`paperlib.twin.thermal`, the default) and the three-node chain
+#: of :mod:`paperlib.twin.thermal_three_node`.
+THERMAL_MODELS = ("two_node", "three_node")
 TX40_URDF = provenance.REPO_ROOT.parent / "shared" / "external" / "staubli_tx40" / "tx40_mdh_modified.urdf"
 N_JOINTS = 6
 
@@ -105,10 +114,16 @@ class CampaignParams:
     inner_rise_K: np.ndarray
     fast_share: np.ndarray
     path: str = ""
+    thermal_model: str = "two_node"
+    three_node_file: str = ""
 
 
 def load_campaign_params(path: str | Path | None = None) -> CampaignParams:
     """Read ``data/twin/tx40_thermal_campaign.toml`` (or ``path``).
+
+    Optional keys of ``[thermal]``: ``thermal_model`` (one of :data:`THERMAL_MODELS`, default
+    ``two_node``) and ``three_node_file`` (the three-node network's TOML, next to this file; default
+    ``tx40_thermal_three_node.toml``).
 
     Raises
     ------
@@ -162,7 +177,34 @@ def load_campaign_params(path: str | Path | None = None) -> CampaignParams:
         inner_rise_K=get("thermal", "inner_rise_K", n=N_JOINTS),
         fast_share=get("thermal", "fast_share", n=N_JOINTS),
         path=str(p),
+        thermal_model=_thermal_model_name(d.get("thermal", {}).get("thermal_model", "two_node"), p),
+        three_node_file=str(p.parent / d.get("thermal", {}).get("three_node_file", THREE_NODE_PARAMS.name)),
     )
+
+
+def _thermal_model_name(name: object, where: object) -> str:
+    if name not in THERMAL_MODELS:
+        raise ValueError(f"{where}: thermal_model must be one of {', '.join(THERMAL_MODELS)}, got {name!r}")
+    return str(name)
+
+
+def load_three_node(params: CampaignParams) -> list[ThreeNodeDesign]:
+    """Per-joint three-node designs of ``params.three_node_file`` (``[three_node]`` table).
+
+    Raises
+    ------
+    ValueError
+        Naming the file when the table or one of its keys is missing or misshapen.
+    """
+    path = Path(params.three_node_file or THREE_NODE_PARAMS)
+    with open(path, "rb") as fh:
+        d = tomllib.load(fh)
+    if "three_node" not in d:
+        raise ValueError(f"{path}: missing table [three_node]")
+    try:
+        return load_three_node_designs(d["three_node"], N_JOINTS)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
 
 
 def friction_rows(params: CampaignParams, scale: np.ndarray | float = 1.0) -> np.ndarray:
@@ -434,6 +476,8 @@ class DaySpec:
     fault : tuple or None
         (joint label, factor, onset [s]) of a friction step.
     seed : int
+    thermal_model : str or None
+        One of :data:`THERMAL_MODELS`; None: the campaign file's (``two_node`` unless it says).
     """
 
     robot: int
@@ -441,22 +485,30 @@ class DaySpec:
     warming_fraction: float
     fault: tuple[int, float, float] | None = None
     seed: int = 0
+    thermal_model: str | None = None
 
     @property
     def name(self) -> str:
-        return f"r{self.robot}_d{self.day}" + ("_fault" if self.fault else "")
+        return (f"r{self.robot}_d{self.day}" + ("_fault" if self.fault else "")
+                + ("_3n" if self.thermal_model == "three_node" else ""))
 
 
-def campaign_days(params: CampaignParams, robots: Sequence[int] = (1, 2), include_fault: bool = True
-                  ) -> list[DaySpec]:
-    """The 2 robots x 4 days (warming fractions from the TOML) and the faulty day."""
-    out = [DaySpec(robot=r, day=d + 1, warming_fraction=f, seed=100 * r + d + 1)
+def campaign_days(params: CampaignParams, robots: Sequence[int] = (1, 2), include_fault: bool = True,
+                  thermal_model: str | None = None) -> list[DaySpec]:
+    """The 2 robots x 4 days (warming fractions from the TOML) and the faulty day.
+
+    ``thermal_model`` (default: the campaign file's) other than ``two_node`` is written into each
+    spec (and its name, suffix ``_3n``); the two-node days' specs are those of the original campaign.
+    """
+    model = _thermal_model_name(thermal_model or params.thermal_model, "campaign_days")
+    tm = None if model == "two_node" else model
+    out = [DaySpec(robot=r, day=d + 1, warming_fraction=f, seed=100 * r + d + 1, thermal_model=tm)
            for r in robots for d, f in enumerate(params.warming_fraction)]
     if include_fault:
         out.append(DaySpec(robot=params.fault_robot, day=len(params.warming_fraction) + 1,
                            warming_fraction=params.warming_fraction[0],
                            fault=(params.fault_joint, params.fault_factor, params.fault_onset_s),
-                           seed=100 * params.fault_robot + 99))
+                           seed=100 * params.fault_robot + 99, thermal_model=tm))
     return out
 
 
@@ -489,6 +541,23 @@ def _simulate(qd, rows, disc, T_amb, x, fault_joint, fault_factor, fault_onset, 
                 f *= fault_factor
             tau[i, j] += f
             thermal_step(x[j], abs(f * v), disc[j], T_amb)
+        if i % dec == 0:
+            for j in range(nj):
+                T_log[i // dec, j] = x[j, 0]
+
+
+@rt_njit
+def _simulate_three_node(qd, rows, th, dt, T_amb, x, fault_joint, fault_factor, fault_onset, tau, T_log, dec):  # pragma: no cover - compiled
+    """As :func:`_simulate` with the three-node networks (rows ``th[j]``, Euler step ``dt``)."""
+    n, nj = qd.shape
+    for i in range(n):
+        for j in range(nj):
+            v = qd[i, j]
+            f = steady_friction(v, rows[j], x[j, 0])
+            if j == fault_joint and i >= fault_onset:
+                f *= fault_factor
+            tau[i, j] += f
+            three_node_step(x[j], abs(f * v), th[j], T_amb, dt)
         if i % dec == 0:
             for j in range(nj):
                 T_log[i // dec, j] = x[j, 0]
@@ -566,20 +635,35 @@ def simulate_day(params: CampaignParams, spec: DaySpec,
         prog1 = cycle_program(params, params.warming_fraction[0])
         _CACHE[key_p] = _mean_power(nominal_rows, prog1, params.ambient_degC + 0.6 * float(np.mean(params.inner_rise_K)))
     p_design = _CACHE[key_p]
-    nets = [design_two_node(params.tau1_s[j], params.tau2_s[j],
-                            params.inner_rise_K[j] / p_design[j] * th_robot[j], params.fast_share[j])
-            for j in range(N_JOINTS)]
-    th = thermal_array(nets)
-    disc = thermal_discrete_array(th, 1.0 / fs)
+    model = _thermal_model_name(spec.thermal_model or params.thermal_model, f"day {spec.name}")
+    rise_per_W = params.inner_rise_K / p_design * th_robot
     n = prog.q.shape[0] * n_cycles
     q = np.tile(prog.q, (n_cycles, 1))
     qd = np.tile(prog.qd, (n_cycles, 1))
     tau = np.tile(tau_rb, (n_cycles, 1))
     dec = max(int(round(temperature_log_s * fs)), 1)
     T_log = np.zeros(((n + dec - 1) // dec, N_JOINTS))
-    x = np.full((N_JOINTS, 2), float(T_amb))
     fj, ff, fo = (-1, 1.0, n + 1) if spec.fault is None else (spec.fault[0] - 1, spec.fault[1], int(round(spec.fault[2] * fs)))
-    _simulate(np.ascontiguousarray(qd), rows, disc, float(T_amb), x, fj, ff, fo, tau, T_log, dec)
+    if model == "two_node":
+        nets = [design_two_node(params.tau1_s[j], params.tau2_s[j], rise_per_W[j], params.fast_share[j])
+                for j in range(N_JOINTS)]
+        th = thermal_array(nets)
+        disc = thermal_discrete_array(th, 1.0 / fs)
+        x = np.full((N_JOINTS, 2), float(T_amb))
+        _simulate(np.ascontiguousarray(qd), rows, disc, float(T_amb), x, fj, ff, fo, tau, T_log, dec)
+        thermal_truth = {"thermal_params": th.tolist(), "thermal_layout": "paperlib.twin.thermal TH_*",
+                         "eq12": [modal_form(r) for r in th]}
+    else:
+        designs = load_three_node(params)
+        th = np.ascontiguousarray(np.stack([design_three_node(designs[j], rise_per_W[j])
+                                            for j in range(N_JOINTS)]))
+        x = np.full((N_JOINTS, N_T3_STATE), float(T_amb))
+        _simulate_three_node(np.ascontiguousarray(qd), rows, th, 1.0 / fs, float(T_amb), x, fj, ff, fo,
+                             tau, T_log, dec)
+        thermal_truth = {"thermal_model": model, "thermal_params": th.tolist(),
+                         "thermal_layout": "paperlib.twin.thermal_three_node T3_*",
+                         "three_node_file": Path(params.three_node_file).name,
+                         "time_constants_linear_s": [linear_time_constants(r).tolist() for r in th]}
     tau += rng.standard_normal(tau.shape) * params.torque_noise
     res = params.encoder_resolution
     q = np.round(q / res) * res
@@ -587,8 +671,7 @@ def simulate_day(params: CampaignParams, spec: DaySpec,
         "robot_index": spec.robot, "day": spec.day, "warming_fraction": spec.warming_fraction,
         "ambient_degC": T_amb, "friction_rows": rows.tolist(), "friction_row_layout": "paperlib.friction.lugre FR_*",
         "friction_scale_robot": f_robot.tolist(), "friction_scale_day": f_day.tolist(),
-        "thermal_params": th.tolist(), "thermal_layout": "paperlib.twin.thermal TH_*",
-        "eq12": [modal_form(r) for r in th],
+        **thermal_truth,
         "fault": None if spec.fault is None else {"joint": spec.fault[0], "factor": spec.fault[1],
                                                   "onset_min": spec.fault[2] / 60.0},
         "temperature_inner_step_s": dec / fs, "temperature_inner_degC": np.round(T_log, 4).tolist(),
@@ -607,9 +690,16 @@ def day_recording(day: DayResult, writer: str = "paperlib.twin.robots.campaign")
     """
     from paperlib import recordings as R
 
-    config = {"twin": "tx40 thermal campaign", "spec": day.spec.__dict__, "params_file": day.truth["params_file"]}
+    spec = dict(day.spec.__dict__)
+    model = day.truth.get("thermal_model", "two_node")
+    if spec.get("thermal_model") is None:  # the original campaign's days: config and attributes as before
+        spec.pop("thermal_model", None)
+    config = {"twin": "tx40 thermal campaign", "spec": spec, "params_file": day.truth["params_file"]}
     attrs = {"description": f"TX40 twin, thermal campaign, robot {day.spec.robot} day {day.spec.day}"
-             + (" (faulty)" if day.spec.fault else "")}
+             + (" (faulty)" if day.spec.fault else "")
+             + ("" if model == "two_node" else f", {model.replace('_', '-')} thermal model")}
+    if model != "two_node":
+        attrs["thermal_model"] = model
     return R.from_arrays(day.q, sample_rate_hz=day.sample_rate_hz, robot="tx40", source="twin",
                          channels={"tau_m": day.tau}, torque_side="joint", truth=day.truth,
                          seed=day.spec.seed, config=config, controller="position",

@@ -49,6 +49,9 @@ def test_fit_and_monitor(days, capsys):
         for t in (0, 1):  # friction falls while warming (20 min are too few to fix the hot level)
             assert fr[idx == t][0, 1] > 1.05 * fr[idx == t][-1, 1]
         assert e["gravity_removed"] == (j in ("2", "3"))
+        # every failed diagnostic rule reached the user (the model JSON's warnings, stderr)
+        for msg in e["diagnostics"]["messages"]:
+            assert f"thermal fit, joint {j}: {msg}" in m["warnings"]
     out = d / "alarms.json"
     assert main(["thermal", "monitor", "--model", str(model), str(paths["r1_d5_fault"]), "--json", str(out)]) == 0
     a = json.loads(out.read_text())
