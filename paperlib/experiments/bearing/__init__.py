@@ -64,5 +64,6 @@ ROOM = Room(
     bench=("paperlib.experiments.bearing.bench",),
     figures=("paperlib.experiments.bearing.figures",),
     config=SCHEMA,
-    sources=("twin", "archive"),
+    config_checks=("paperlib.experiments.bearing.pipeline:reproduce_check",),
+    sources=("twin", "hardware", "archive"),
 )
