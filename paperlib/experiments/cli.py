@@ -61,7 +61,7 @@ def add_parser(subparsers: Any) -> None:
                         "archive; a URL is fetched, sha256-checked and cached first; no twin code runs")
     p.add_argument("--rig-config", default=None, help="rig configuration TOML (with --source hardware)")
     p.add_argument("--emulate-rig", action="store_true",
-                   help="with --source hardware (rooms whose rig has emulated devices: bearing): (root) bring up "
+                   help="with --source hardware, for a room whose rig paperlib can emulate: (root) bring up "
                         "paperlib's emulated devices for the rig file's chain around the room's twin, in lock-step, "
                         "instead of the file's EtherCAT interface; the recordings are labelled source = twin, "
                         "rig = emulated-hardware")
