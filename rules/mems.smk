@@ -20,6 +20,8 @@ _mems_base = MEMS_P.merge(MEMS_P.load_config(config.get("config_file"), results_
 try:
     MEMS_CFG = MEMS_P.normalise_config(_mems_base)
 except MEMS_P.sources.RigUnavailable:
+    if not _mems_over.get("rig_config"):
+        raise  # hardware without any rig file: refused for every room
     # --source hardware with another room's rig file (`paperlib reproduce bearing --source hardware --rig-config
     # config/rigs/bearing.toml`): the rules of every room are read. `paperlib reproduce mems` refuses such a rig
     # before Snakemake (pipeline.reproduce_check), and a mems hardware recording checks its rig when it is made
