@@ -70,7 +70,9 @@ def reproduce_check(run_config: Mapping[str, Any], args: Any) -> None:
     try:
         check_rig(getattr(args, "rig_config", None), emulated=emulated)
     except RigUnavailable as exc:
-        raise RigUnavailable(f"bearing: {exc}") from None
+        hint = "" if emulated or not getattr(args, "rig_config", None) else (" (with --emulate-rig, as root, the rig file's devices are emulated around the "
+                                    "joint twin instead: recordings labelled source = twin, rig = emulated-hardware)")
+        raise RigUnavailable(f"bearing: {exc}{hint}") from None
     if emulated:
         from paperlib.hardware import netns
 
