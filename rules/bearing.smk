@@ -11,7 +11,11 @@
 # Sources: twin (default) or archive (`paperlib reproduce bearing --archive DIR`): the recording rule copies the
 # no-load runs and trials from the release (RECORDING_SHELL), and notebook 02 obtains each inspection of its
 # bearing populations (recordings/populations/<seed>/bearing_<i>.nc) through the kit's RecordingSource, from
-# the release with no twin run. hardware is refused (Room.sources): there is no live rig yet.
+# the release with no twin run.
+# hardware (`paperlib reproduce bearing --source hardware --rig-config RIG [--emulate-rig]`): each no-load run and
+# trial is the experiment's motion on the rig (`paperlib bearing rig`: the real master, the one real-time loop and
+# recording writer); with --emulate-rig on paperlib's emulated devices around the joint twin, in lock-step, labelled
+# source = twin, rig = emulated-hardware. Without a rig file the room's check (pipeline.reproduce_check) refuses.
 
 from paperlib.experiments.bearing import pipeline as BEARING_P
 from paperlib.experiments.bearing import study as BEARING_S
@@ -25,6 +29,16 @@ BEARING_REC = {role: spec["path"] for role, spec in BEARING_PLAN.items()}
 BEARING_TRIALS = sorted(r for r in BEARING_PLAN if r.startswith("trial"))
 # `paperlib bearing twin|fit|inspect` run paperlib.experiments.bearing.cli: its import closure is their code.
 BEARING_CLI_CODE = CODE_INPUTS(["paperlib.experiments.bearing.cli"])
+BEARING_RIG = config.get("rig_config") or ""
+BEARING_EMULATE = str(config.get("emulate_rig", "")).lower() in ("1", "true", "yes")
+if SOURCE == "hardware":
+    BEARING_CLI_CODE = CODE_INPUTS(["paperlib.experiments.bearing.cli", "paperlib.experiments.bearing.rig_runs",
+                                    "paperlib.hardware.joint_selftest", "paperlib.hardware.joint_rig",
+                                    "paperlib.hardware.emulators.joint_rig"])
+    BEARING_RECORD = ("{PY} -m paperlib bearing rig --rig-config " + f"'{BEARING_RIG}'"
+                      + (" --emulated" if BEARING_EMULATE else ""))
+else:
+    BEARING_RECORD = "{PY} -m paperlib bearing twin"
 
 PAPER_TARGETS["bearing"] = BEARING_P.targets(BEARING_CFG, BEARING_RES, BEARING_FIG)
 room_table("bearing", res=BEARING_RES)
@@ -38,7 +52,8 @@ def _bearing_twin_args(wc):
             f"--bearing-index {spec['bearing_index']}")
 
 
-# Twin recordings (schema 2, source = twin): the no-load runs and the bearing trials (or their copies from the release).
+# The no-load runs and the bearing trials: twin recordings (schema 2, source = twin), their copies from the release,
+# or (source hardware) runs on the rig.
 rule bearing_recording:
     input:
         code=BEARING_CLI_CODE,
@@ -51,7 +66,7 @@ rule bearing_recording:
     log:
         f"{BEARING_RES}/logs/recording_{{role}}.log",
     shell:
-        RECORDING_SHELL("{PY} -m paperlib bearing twin {params.args} --output {output} > {log} 2>&1")
+        RECORDING_SHELL(BEARING_RECORD + " {params.args} --output {output} > {log} 2>&1")
 
 
 # The intrinsic model, through the command line a user would call.

@@ -15,8 +15,18 @@ import json
 from paperlib.experiments.mems import pipeline as MEMS_P
 
 _mems_over = {k: config[k] for k in ("source", "archive", "rig_config", "recording_storage") if k in config}
-MEMS_CFG = MEMS_P.normalise_config(MEMS_P.merge(
-    MEMS_P.load_config(config.get("config_file"), results_root=RESULTS, figures_root=FIGURES), _mems_over))
+_mems_base = MEMS_P.merge(MEMS_P.load_config(config.get("config_file"), results_root=RESULTS, figures_root=FIGURES),
+                          _mems_over)
+try:
+    MEMS_CFG = MEMS_P.normalise_config(_mems_base)
+except MEMS_P.sources.RigUnavailable:
+    if not _mems_over.get("rig_config"):
+        raise  # hardware without any rig file: refused for every room
+    # --source hardware with another room's rig file (`paperlib reproduce bearing --source hardware --rig-config
+    # config/rigs/bearing.toml`): the rules of every room are read. `paperlib reproduce mems` refuses such a rig
+    # before Snakemake (pipeline.reproduce_check), and a mems hardware recording checks its rig when it is made
+    # (sources.make_recording_now): nothing falls back to the twin.
+    MEMS_CFG = MEMS_P.normalise_config(_mems_base, check_rig=False)
 if MEMS_CFG["archive"]:
     MEMS_CFG["sweep"] = None
 MEMS_PLAN = MEMS_P.recording_plan(MEMS_CFG)

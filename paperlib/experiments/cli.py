@@ -3,7 +3,7 @@
     paperlib reproduce [PAPER ...] [--list] [--cores 2] [--config FILE] [--dry-run]
                        [--results-dir DIR] [--figures-dir DIR] [--source twin|hardware|archive]
                        [--archive DIR|URL]
-                       [--rig-config FILE] [--full-recordings] [--forceall] [--report FILE.html]
+                       [--rig-config FILE [--emulate-rig]] [--full-recordings] [--forceall] [--report FILE.html]
 
 With no PAPER, every paper is built, then the index ``results/paper_comparison.md``. Each paper
 reads its own ``config/<slug>.yaml``; ``--config FILE`` is a run configuration merged over them
@@ -60,6 +60,11 @@ def add_parser(subparsers: Any) -> None:
                    help="a data release (paperlib archive pack) to read every recording from: implies --source "
                         "archive; a URL is fetched, sha256-checked and cached first; no twin code runs")
     p.add_argument("--rig-config", default=None, help="rig configuration TOML (with --source hardware)")
+    p.add_argument("--emulate-rig", action="store_true",
+                   help="with --source hardware, for a room whose rig paperlib can emulate: (root) bring up "
+                        "paperlib's emulated devices for the rig file's chain around the room's twin, in lock-step, "
+                        "instead of the file's EtherCAT interface; the recordings are labelled source = twin, "
+                        "rig = emulated-hardware")
     p.add_argument("--full-recordings", action="store_true",
                    help="keep every channel of the twin recordings the papers make, in float64 (several times "
                         "the disk); default: only what their notebooks read, quantized channels as integer counts "
@@ -96,6 +101,8 @@ def check_rooms(slugs: list[str], args: argparse.Namespace) -> str | None:
     except (ValueError, OSError) as exc:
         return f"reproduce: bad configuration: {exc}"
     source = getattr(args, "source", None)
+    if getattr(args, "emulate_rig", False) and source != "hardware":
+        return "reproduce: --emulate-rig brings up the emulated devices of a rig: it needs --source hardware"
     for slug in slugs:  # every room's sources first: a refusal names the room that cannot
         room = registry.room(slug)
         if source is not None and source not in room.sources:
@@ -180,6 +187,8 @@ def snakemake_command(args: argparse.Namespace) -> list[str]:
             cfg.append(f"{key}={val}")
     if getattr(args, "full_recordings", False):
         cfg.append("recording_storage=full")
+    if getattr(args, "emulate_rig", False):
+        cfg.append("emulate_rig=true")
     if cfg:
         cmd += ["--config"] + cfg
     if args.dry_run:

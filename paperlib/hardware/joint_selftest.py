@@ -43,7 +43,7 @@ def selftest_joint(identity: RigSettings, *, duration_s: float = 6.0, seed: int 
                    json_out: str | os.PathLike[str] | None = None, workdir: str | os.PathLike[str] | None = None,
                    emulator: dict[str, Any] | None = None, start_emulator: bool = True, max_lost_frames: int = 100,
                    receive_timeout_s: float = 1e-4, pd_watchdog_s: float = 0.1, lockstep: bool = False,
-                   log: Callable[[str], None] | None = None) -> dict[str, Any]:
+                   session: dict[str, Any] | None = None, log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run the single-joint self-test (module docstring); returns the JSON summary as a dict.
 
     Parameters
@@ -65,6 +65,9 @@ def selftest_joint(identity: RigSettings, *, duration_s: float = 6.0, seed: int 
         Link thresholds (:data:`paperlib.hardware.selftest.LOCKSTEP_LINK` in the tests).
     lockstep : bool
         One twin cycle per process-data frame (host-independent; the tests).
+    session : dict, optional
+        Keyword arguments of :func:`~paperlib.hardware.joint_session.run_joint_session` for another
+        motion than the self-test's (a room's experiment: its moves, or ``tau_ff``, a torque profile).
     log : callable, optional
         Progress messages.
 
@@ -109,7 +112,7 @@ def selftest_joint(identity: RigSettings, *, duration_s: float = 6.0, seed: int 
                 res = run_joint_session(rig, duration_s=duration_s, output=wd / "selftest.nc", seed=seed,
                                         truth=emu.info.get("truth") if emu else None,
                                         watchdog=Watchdog(max_imu_age_s=None, max_frame_errors=max_lost_frames),
-                                        sleep_margin_s=None if lockstep else 1e-3, log=say)
+                                        sleep_margin_s=None if lockstep else 1e-3, log=say, **(session or {}))
             finally:
                 m = rig.master
                 if m is not None and m.found:

@@ -46,11 +46,15 @@ class ImpedanceStep:
         Motor / joint angle, joint impedance gains [N m/rad], [N m s/rad].
     signals : sequence of str
         Terminal channels of the measurement to log (``tau_s``, ``tau_ref``, ``temperature``).
+    tau_ff : ndarray, shape (n,), optional
+        Joint-side feed-forward torque [N m] added to the impedance torque (with ``kp = kd = 0`` an
+        open-loop torque profile: the bearing room's no-load run).
     """
 
     def __init__(self, q_sp: np.ndarray, qd_sp: np.ndarray, qdd_sp: np.ndarray, rate_hz: float, gear_ratio: float,
-                 kp: float, kd: float, signals: tuple[str, ...] = ()) -> None:
+                 kp: float, kd: float, signals: tuple[str, ...] = (), tau_ff: np.ndarray | None = None) -> None:
         self.q_sp, self.qd_sp, self.qdd_sp = q_sp, qd_sp, qdd_sp
+        self.tau_ff = np.zeros(q_sp.shape[0]) if tau_ff is None else np.asarray(tau_ff, float)
         self.rate, self.gear, self.kp, self.kd = float(rate_hz), float(gear_ratio), float(kp), float(kd)
         self.q0 = 0.0
         self.tau = np.zeros(1)
@@ -65,7 +69,7 @@ class ImpedanceStep:
         self.cur["q_sp"][0], self.cur["qd_sp"][0], self.cur["qdd_sp"][0] = q_sp, qd_sp, self.qdd_sp[k]
         for name in self.signals:
             self.cur[name][0] = getattr(m, name)[0]
-        self.tau[0] = (self.kp * (q_sp - m.q[0]) + self.kd * (qd_sp - m.qd[0])) / self.gear
+        self.tau[0] = (self.kp * (q_sp - m.q[0]) + self.kd * (qd_sp - m.qd[0]) + self.tau_ff[k]) / self.gear
         return self.tau
 
 
@@ -92,6 +96,7 @@ def run_joint_session(
     v_max: float = 1.5,
     a_max: float = 6.0,
     dwell_s: float = 0.5,
+    tau_ff: np.ndarray | None = None,
     truth: dict[str, Any] | None = None,
     watchdog: Watchdog | None = None,
     sleep_margin_s: float | None = None,
@@ -111,6 +116,9 @@ def run_joint_session(
         Recorded as the run's seed (a twin's recording needs one).
     distances_rad, v_max, a_max, dwell_s : optional
         The moves: signed lengths [rad], cruise velocity [rad/s], acceleration [rad/s^2], dwell [s].
+    tau_ff : ndarray, shape (n,), optional
+        Instead of the moves, an open-loop joint torque profile [N m] at the loop rate (no setpoints,
+        impedance gains zero: the bearing room's no-load run); cut or padded with zeros to fit.
     truth : dict, optional
         True values (an emulated rig's twin) for a ``source = "twin"`` recording.
     watchdog : Watchdog, optional
@@ -132,14 +140,22 @@ def run_joint_session(
     rate = float(rig.sample_rate_hz)
     tr = rig.train
     n = int(round(duration_s * rate))
-    q_sp, qd_sp, qdd_sp = trapezoidal_moves(tuple(distances_rad), v_max=v_max, a_max=a_max, dwell_s=dwell_s, fs=rate)
+    kp, kd = tr.kp_Nm_per_rad, tr.kd_Nm_s_per_rad
+    if tau_ff is not None:  # open-loop torque profile: no setpoints, no impedance
+        ff = np.asarray(tau_ff, float)
+        ff = np.r_[ff, np.zeros(max(0, n - ff.shape[0]))][:n]
+        q_sp = qd_sp = qdd_sp = np.zeros(n)
+        kp = kd = 0.0
+    else:
+        ff = None
+        q_sp, qd_sp, qdd_sp = trapezoidal_moves(tuple(distances_rad), v_max=v_max, a_max=a_max, dwell_s=dwell_s,
+                                                fs=rate)
     if q_sp.shape[0] < n:
         pad = n - q_sp.shape[0]
         q_sp = np.r_[q_sp, np.full(pad, q_sp[-1])]
         qd_sp, qdd_sp = np.r_[qd_sp, np.zeros(pad)], np.r_[qdd_sp, np.zeros(pad)]
     signals = tuple(c for c in rig.channels if c in ("tau_s", "tau_ref", "temperature"))
-    step = ImpedanceStep(q_sp[:n], qd_sp[:n], qdd_sp[:n], rate, tr.gear_ratio, tr.kp_Nm_per_rad, tr.kd_Nm_s_per_rad,
-                         signals)
+    step = ImpedanceStep(q_sp[:n], qd_sp[:n], qdd_sp[:n], rate, tr.gear_ratio, kp, kd, signals, tau_ff=ff)
     limits = Limits(math.radians(tr.q_min_deg), math.radians(tr.q_max_deg), tr.max_motor_torque_Nm)
     watchdog = watchdog or Watchdog(max_imu_age_s=None)
     # a full collection of the heap holds the GIL for long: before the bring-up, not while the keep-alive
@@ -155,14 +171,16 @@ def run_joint_session(
         step.q0 = float(rig.read_idle().q[0])
         with rig.keepalive():  # the drive's watchdog must see frames while the writer is prepared
             source = rig.source
-            config = {"controller": "joint impedance", "duration_s": float(duration_s),
-                      "distances_rad": list(distances_rad), "v_max_rad_s": v_max, "a_max_rad_s2": a_max, "dwell_s": dwell_s, "start_rad": step.q0,
+            config = {"controller": "joint impedance" if ff is None else "torque profile",
+                      "duration_s": float(duration_s),
+                      "distances_rad": list(distances_rad) if ff is None else [], "v_max_rad_s": v_max, "a_max_rad_s2": a_max, "dwell_s": dwell_s, "start_rad": step.q0,
                       "joint_train": asdict(tr), "watchdog": asdict(watchdog),
                       "rig_file": rig.settings.source_file}
             attrs = {"rig": rig.rig_label, "channel_sources": json.dumps(rig.channel_sources()),
                      "devices": json.dumps(rig.identity, default=str)}
             writer = RecordingWriter(
-                output, [1], robot=rig.robot, source=source, sample_rate_hz=rate, controller="impedance", config=config,
+                output, [1], robot=rig.robot, source=source, sample_rate_hz=rate,
+                controller="impedance" if ff is None else "torque profile", config=config,
                 seed=int(seed) if source == "twin" else None,
                 truth=(truth or {"note": "emulated hardware"}) if source == "twin" else None, attrs=attrs,
                 channels=("q", "qd", "tau_m", "tau_tgt", "q_sp", "qd_sp", "qdd_sp", *signals),

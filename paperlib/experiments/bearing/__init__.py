@@ -19,12 +19,17 @@ Modules
                 motivation, Sec. 3 and 4.2)
 ``figures``     Figs. 3 and 5
 ``comparison``  the rows of ``results/bearing/paper_comparison``
-``cli``         ``paperlib bearing twin | fit | inspect``
+``rig_runs``    the no-load runs and trials on the rig of a rig file (``source hardware``)
+``cli``         ``paperlib bearing twin | rig | fit | inspect``
 
 Sources
 -------
-``paperlib reproduce bearing --source twin|archive`` (``hardware`` is refused: there is no live
-rig of the paper's joint yet). Every time series the room analyses is a recording under
+``paperlib reproduce bearing --source twin|archive|hardware``. With ``hardware`` (``--rig-config
+config/rigs/bearing.toml``, and ``--emulate-rig`` for paperlib's emulated devices, root, lock-step) the
+no-load runs and the three trials are the experiments' motions on the single-joint rig
+(``rig_runs``: the real master, the one real-time loop and recording writer; emulated recordings are
+labelled ``source = twin``, ``rig = emulated-hardware``); the pass/fail populations stay on the twin.
+Without a rig file ``hardware`` is refused. Every time series the room analyses is a recording under
 ``results/bearing/recordings/``: the no-load runs and the three trials (rule
 ``bearing_recording``) and, under ``populations/<seed>/``, one recording per inspection of the
 pass/fail study's two bearing populations (notebook 02, through the kit's ``RecordingSource``:
@@ -64,5 +69,6 @@ ROOM = Room(
     bench=("paperlib.experiments.bearing.bench",),
     figures=("paperlib.experiments.bearing.figures",),
     config=SCHEMA,
-    sources=("twin", "archive"),
+    config_checks=("paperlib.experiments.bearing.pipeline:reproduce_check",),
+    sources=("twin", "hardware", "archive"),
 )

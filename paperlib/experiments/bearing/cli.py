@@ -5,6 +5,7 @@
     paperlib bearing fit NOLOAD.nc [NOLOAD2.nc ...] --json MODEL.json
     paperlib bearing inspect --model MODEL.json BEARING.nc [...] [--threshold N_M] --json OUT.json
     paperlib bearing twin --kind no-load|bearing [--grade good|worn] --seed S --output RUN.nc
+    paperlib bearing rig --rig-config RIG.toml [--emulated] --kind no-load|bearing [...] --output RUN.nc
 
 Any schema-2 recording with ``q`` and ``tau_s`` (and ``tau_ref`` to inspect) from any robot
 works: only the joint's own signals are used; ``qd``/``qdd`` are derived from ``q`` when absent.
@@ -124,6 +125,25 @@ def twin(args: argparse.Namespace) -> int:
     return 0
 
 
+def rig(args: argparse.Namespace) -> int:
+    from paperlib.experiments.bearing.rig_runs import RigRunError, record_on_rig
+    from paperlib.experiments.kit.rig_config import RigUnavailable
+
+    spec: dict[str, Any] = {"kind": args.kind, "seed": args.seed, "q0": args.q0, "path": args.output}
+    if args.kind == "no-load":
+        spec["duration_s"] = args.duration
+    else:
+        spec.update(grade=args.grade, bearing_seed=args.bearing_seed, bearing_index=args.bearing_index)
+    try:
+        ds = record_on_rig(spec, args.rig_config, args.output, emulated=args.emulated,
+                           log=(lambda m: print(m, flush=True)))
+    except (RigUnavailable, RigRunError, OSError, ValueError) as exc:
+        return _fail("rig", exc)
+    print(f"wrote {args.output} (source = {ds.attrs['source']}, rig = {ds.attrs.get('rig')}, "
+          f"{ds.sizes['time']} samples at {ds.attrs['sample_rate_hz']:g} Hz)")
+    return 0
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bearing", help="joint intrinsic torque model and wheel-bearing inspection (paper 004)")
     bsub = p.add_subparsers(dest="bearing_command", metavar="ACTION")
@@ -159,13 +179,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="read the threshold ('threshold_Nm') from this JSON instead")
     i.set_defaults(func=inspect)
 
-    t = bsub.add_parser("twin", help="write a twin recording of the rig (source = twin)")
-    t.add_argument("--kind", choices=["no-load", "bearing"], required=True, help="which experiment")
-    t.add_argument("--seed", type=int, default=0, help="seed of sensor noise and drift (default 0)")
-    t.add_argument("--duration", type=float, default=30.0, metavar="S", help="no-load run length (default 30 s)")
-    t.add_argument("--grade", choices=["good", "worn"], default="good", help="bearing grade (default good)")
-    t.add_argument("--bearing-seed", type=int, default=7, help="seed of the bearing population drawn from (default 7)")
-    t.add_argument("--bearing-index", type=int, default=0, help="which bearing of that population (default 0)")
-    t.add_argument("--q0", type=float, default=0.0, metavar="RAD", help="start angle of the trial (default 0)")
-    t.add_argument("--output", required=True, type=output_file_in_new_dir, help="recording to write (.nc)")
+    run = argparse.ArgumentParser(add_help=False)
+    run.add_argument("--kind", choices=["no-load", "bearing"], required=True, help="which experiment")
+    run.add_argument("--seed", type=int, default=0, help="seed of sensor noise and drift (default 0)")
+    run.add_argument("--duration", type=float, default=30.0, metavar="S", help="no-load run length (default 30 s)")
+    run.add_argument("--grade", choices=["good", "worn"], default="good", help="bearing grade (default good)")
+    run.add_argument("--bearing-seed", type=int, default=7, help="seed of the bearing population drawn from (default 7)")
+    run.add_argument("--bearing-index", type=int, default=0, help="which bearing of that population (default 0)")
+    run.add_argument("--q0", type=float, default=0.0, metavar="RAD", help="start angle of the trial (default 0)")
+    run.add_argument("--output", required=True, type=output_file_in_new_dir, help="recording to write (.nc)")
+
+    r = bsub.add_parser("rig", parents=[run],
+                        help="run the experiment on the single-joint rig of a rig file (emulated: source = twin, "
+                             "rig = emulated-hardware)")
+    r.add_argument("--rig-config", required=True, metavar="RIG.toml", help="the rig file (config/rigs/bearing.toml)")
+    r.add_argument("--emulated", action="store_true",
+                   help="(root) bring up paperlib's emulated devices for the file's chain around the joint twin, in "
+                        "lock-step, instead of the file's EtherCAT interface; the bearing, seed and start angle are "
+                        "the emulated twin's")
+    r.set_defaults(func=rig)
+
+    t = bsub.add_parser("twin", parents=[run], help="write a twin recording of the rig (source = twin)")
     t.set_defaults(func=twin)

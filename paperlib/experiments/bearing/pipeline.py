@@ -17,7 +17,7 @@ from paperlib.experiments.kit.registry import load_room_config
 from paperlib.experiments.kit.parameters import check as check_parameters
 from paperlib.provenance import REPO_ROOT
 
-__all__ = ["CONFIG_FILE", "NOTEBOOKS", "load_config", "notebook_outputs", "notebook_params", "notebook_recordings",
+__all__ = ["CONFIG_FILE", "NOTEBOOKS", "load_config", "reproduce_check", "notebook_outputs", "notebook_params", "notebook_recordings",
            "targets"]
 
 CONFIG_FILE = REPO_ROOT / "config" / "bearing.yaml"
@@ -51,6 +51,36 @@ def load_config(run_cfg: Mapping[str, Any] | None = None, path: str | Path = CON
     return {**study.DEFAULTS, **cfg}
 
 
+def reproduce_check(run_config: Mapping[str, Any], args: Any) -> None:
+    """``paperlib reproduce``'s check of ``--source hardware``, before Snakemake runs.
+
+    Raises
+    ------
+    paperlib.experiments.kit.rig_config.RigUnavailable
+        No rig file (``--rig-config``), a file without the room's keys, a real rig whose interface is
+        absent, or ``--emulate-rig`` where the emulated devices cannot be brought up (not root, no
+        network namespaces).
+    """
+    if getattr(args, "source", None) != "hardware":
+        return
+    from paperlib.experiments.bearing.rig_runs import check_rig
+    from paperlib.experiments.kit.rig_config import RigUnavailable
+
+    emulated = bool(getattr(args, "emulate_rig", False))
+    try:
+        check_rig(getattr(args, "rig_config", None), emulated=emulated)
+    except RigUnavailable as exc:
+        hint = "" if emulated or not getattr(args, "rig_config", None) else (" (with --emulate-rig, as root, the rig file's devices are emulated around the "
+                                    "joint twin instead: recordings labelled source = twin, rig = emulated-hardware)")
+        raise RigUnavailable(f"bearing: {exc}{hint}") from None
+    if emulated:
+        from paperlib.hardware import netns
+
+        reason = netns.unavailable_reason()
+        if reason:
+            raise RigUnavailable(f"bearing: --emulate-rig cannot bring up the emulated rig: {reason}")
+
+
 def notebook_outputs(nb: str, res: str, fig: str, formats: list[str]) -> dict[str, Any]:
     """Executed notebook, results JSON and figure files (with sidecars) of one notebook."""
     figs = [f"{fig}/{f}.{ext}" for f in NOTEBOOKS[nb]["figures"] for ext in list(formats) + ["json"]]
@@ -70,9 +100,15 @@ def notebook_params(nb: str, cfg: Mapping[str, Any], res: str, fig: str, *, sour
                     archive: str | None = None) -> dict[str, Any]:
     """The papermill parameters the pipeline passes to ``nb``.
 
-    ``source`` (``twin`` or ``archive``) and ``archive`` (the release folder): where the
-    recordings the notebook obtains itself come from; ``results_dir`` is ``res``.
+    ``source`` (``twin``, ``hardware`` or ``archive``) and ``archive`` (the release folder): where the
+    recordings the notebook obtains itself come from; ``results_dir`` is ``res``. With ``hardware`` the
+    no-load runs and trials are the rig's (made by the pipeline's recording rule, passed as files), and
+    the pass/fail study's bearing populations (notebook 02: ``2 x 2 x n_per_grade`` inspections of
+    twin-drawn bearings) are made by the twin, labelled so (``source = twin``, no ``rig`` attribute):
+    they are not run on the rig.
     """
+    if source == "hardware":
+        source = "twin"
     plan = study.recording_plan(cfg, root=f"{res}/recordings")
     p: dict[str, Any] = {k: cfg[k] for k in NOTEBOOKS[nb]["config_params"]}
     p.update({"source": source, "archive": archive, "results_dir": res})

@@ -75,8 +75,11 @@ def ensure_recordings(plan: Mapping[str, Mapping[str, Any]], source: RecordingSo
 def recording_source(results_dir: str | Path, source: str = "twin", archive: str | Path | None = None) -> RecordingSource:
     """The room's :class:`~paperlib.experiments.kit.sources.RecordingSource` (recordings under ``results_dir/recordings``).
 
-    ``results_dir`` and ``archive`` relative to the repository root. ``hardware`` is refused:
-    there is no live rig of the paper's joint yet.
+    ``results_dir`` and ``archive`` relative to the repository root. ``hardware`` is refused here:
+    the rig's recordings (the no-load runs and trials) are made by the pipeline's recording rule
+    (:mod:`~paperlib.experiments.bearing.rig_runs`), and what a notebook obtains itself (the pass/fail
+    study's populations) is not made on the rig (:func:`~paperlib.experiments.bearing.pipeline.notebook_params`
+    passes ``twin`` for it).
 
     Raises
     ------
@@ -84,8 +87,9 @@ def recording_source(results_dir: str | Path, source: str = "twin", archive: str
         ``hardware``, an unknown source, or ``archive`` without a release folder.
     """
     if source == "hardware":
-        raise SourceError("bearing: source 'hardware' is not available: there is no live torque-sensing joint rig yet "
-                          "(use twin or archive)")
+        raise SourceError("bearing: the recordings a notebook makes itself (the pass/fail populations) are not made on "
+                          "the rig; source 'hardware' makes the no-load runs and trials through the recording rule "
+                          "(paperlib bearing rig), and the notebooks get 'twin' or 'archive' here")
     root = lambda p: Path(p) if Path(p).is_absolute() else REPO_ROOT / p  # noqa: E731
     return RecordingSource("bearing", root(results_dir), source=source, archive=root(archive) if archive else None)
 

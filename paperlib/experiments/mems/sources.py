@@ -26,7 +26,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import tomllib
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -34,6 +33,7 @@ import numpy as np
 import xarray as xr
 
 from paperlib import provenance
+from paperlib.experiments.kit import rig_config as kit_rig
 
 __all__ = [
     "SOURCES",
@@ -88,7 +88,7 @@ class SourceError(RuntimeError):
     """A recording cannot be obtained from the requested source."""
 
 
-class RigUnavailable(SourceError):
+class RigUnavailable(SourceError, kit_rig.RigUnavailable):
     """``source = "hardware"`` was requested but no usable rig is configured or present."""
 
 
@@ -122,66 +122,33 @@ def check_source(source: str, rig_config: str | os.PathLike[str] | None = None) 
 
 
 def load_rig_config(path: str | os.PathLike[str] | None) -> dict[str, Any]:
-    """Read a rig configuration file and check its required keys.
+    """Read a 5R rig file and check its required keys (:data:`RIG_REQUIRED_KEYS`; the kit's
+    :func:`~paperlib.experiments.kit.rig_config.load_rig_config`).
 
     Raises
     ------
     RigUnavailable
         No path, missing file, not TOML, or a required key missing.
     """
-    if path is None or str(path).strip() in ("", "None", "null"):
-        raise RigUnavailable(
-            "source 'hardware' needs a rig configuration file (e.g. a copy of config/rig.example.toml "
-            "filled in for your robot), passed as rig_config / --config; none was given. Refusing: "
-            "recordings are not made by the twin in place of the hardware. Use source 'twin' to "
-            "simulate or 'archive' to analyse existing recordings.")
-    p = Path(path)
-    if not p.is_file():
-        raise RigUnavailable(f"rig configuration {p} not found (source 'hardware' needs it). Refusing; "
-                             "nothing was simulated in its place.")
-    try:
-        with p.open("rb") as fh:
-            cfg = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise RigUnavailable(f"rig configuration {p} is not valid TOML: {exc}") from None
-    missing = [f"[{s}] {k}" for s, k in RIG_REQUIRED_KEYS if k not in cfg.get(s, {})]
-    if missing:
-        raise RigUnavailable(f"rig configuration {p} lacks {', '.join(missing)} "
-                             "(see config/rig.example.toml)")
-    return cfg
+    return kit_rig.load_rig_config(path, RIG_REQUIRED_KEYS, error=RigUnavailable)
 
 
-def _interface_present(name: str, netns: str | None = None) -> bool:
-    if netns:  # an interface inside a named network namespace (the emulated rig's veth end)
-        if not Path("/var/run/netns", netns).exists():
-            return False
-        r = subprocess.run(["ip", "-n", netns, "link", "show", name], capture_output=True)
-        return r.returncode == 0
-    return Path("/sys/class/net", name).exists()
+_interface_present = kit_rig.interface_present
 
 
 def require_rig(path: str | os.PathLike[str] | None,
-                interface_present: Callable[[str], bool] = _interface_present) -> dict[str, Any]:
+                interface_present: Callable[..., bool] = _interface_present) -> dict[str, Any]:
     """The rig configuration, if the rig can be used from this machine; otherwise refuse.
 
     Checks: the file exists and has the required keys; its EtherCAT interface exists here
-    (``/sys/class/net/<interface>``).
+    (``/sys/class/net/<interface>``); the kit's :func:`~paperlib.experiments.kit.rig_config.require_rig`.
 
     Raises
     ------
     RigUnavailable
         With a message saying what is missing and that nothing was simulated instead.
     """
-    cfg = load_rig_config(path)
-    ifname = str(cfg["ethercat"]["interface"])
-    netns = cfg["ethercat"].get("netns")
-    present = interface_present(ifname, netns) if netns else interface_present(ifname)
-    if not present:
-        where = f" in network namespace {netns!r}" if netns else ""
-        raise RigUnavailable(
-            f"rig configuration {path}: EtherCAT interface {ifname!r} is not present{where} on this machine "
-            "(no rig attached). Refusing source 'hardware'; the twin is not used in its place.")
-    return cfg
+    return kit_rig.require_rig(path, RIG_REQUIRED_KEYS, interface_present, error=RigUnavailable)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The bearing room's sources: the populations' inspections are recordings (made and read back with
-the twin, read from a release with the twin forbidden); hardware is refused."""
+the twin, read from a release with the twin forbidden); a notebook's own recordings are never made on the rig
+(tests/rooms/bearing/test_bearing_hardware_source.py: the rig's)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ def model():
     return m
 
 
-def test_room_understands_twin_and_archive_not_hardware(tmp_path):
-    assert "archive" in ROOM.sources and "hardware" not in ROOM.sources
-    with pytest.raises(SourceError, match="no live"):
+def test_room_understands_twin_archive_and_hardware_but_notebooks_never_run_the_rig(tmp_path):
+    assert {"twin", "archive", "hardware"} <= set(ROOM.sources)
+    with pytest.raises(SourceError, match="not made on the rig"):
         study.recording_source(tmp_path, "hardware")
 
 
