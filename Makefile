@@ -17,10 +17,13 @@ $(STAMP): pyproject.toml
 
 kernel: $(STAMP)
 
+# pytest on both cores: two workers (pytest-xdist), each taking whole test files (module fixtures built once),
+# in the collection order (tests/conftest.py puts the longest files first). TEST_WORKERS=0: one process.
+TEST_WORKERS ?= 2
 test: $(STAMP)
 	$(PY) -m paperlib.codegen --check
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # the checks of a build's results (after make reproduce or make smoke); fails when nothing is built
 # CITATION.cff against the Citation File Format schema, by cffconvert itself (its own venv: it pins jsonschema < 4)
