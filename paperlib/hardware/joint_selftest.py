@@ -1,11 +1,11 @@
-"""``paperlib hardware selftest`` for a single-joint rig (the bearing room's): the real master against its emulated chain.
+"""``paperlib hardware selftest`` for a single-joint rig: the real master against its emulated chain.
 
 :func:`paperlib.hardware.selftest.selftest` hands a rig file whose ``[rig] twin`` is
 ``"torque_joint"`` to :func:`selftest_joint`, which (as root)
 
 1. creates the network-namespace pair and starts the emulated rig in the slave namespace
    (:mod:`paperlib.hardware.emulators.joint_rig`: the chain the rig file spells out -- its drive and
-   analog terminals -- around the bearing room's joint twin);
+   analog terminals -- around the joint twin);
 2. runs :class:`~paperlib.hardware.joint_rig.JointRig` (the pysoem/SOEM master: PRE-OP settings of the
    terminals by SDO, tare, OP, the axis enabled) and :func:`~paperlib.hardware.joint_session.run_joint_session`
    (impedance moves through the real-time loop, recorded) in the master namespace;
@@ -91,7 +91,7 @@ def selftest_joint(identity: RigSettings, *, duration_s: float = 6.0, seed: int 
     cycle_hz = float(identity.cycle_hz or 1000.0)
     emu_cfg: dict[str, Any] = {"chain": emulated_chain(identity.chain, identity.axes, identity.terminals),
                                "seed": int(seed), "cycle_s": 1.0 / cycle_hz, "lockstep": bool(lockstep),
-                               "bearing": {"grade": "good", "index": 0, "seed": 11}}
+                               "load": {"grade": "good", "index": 0, "seed": 11}}
     emu_cfg.update(emulator or {})
     summary: dict[str, Any] = {
         "robot": identity.robot, "rig_file": identity.source_file, "twin": identity.twin, "lockstep": bool(lockstep),

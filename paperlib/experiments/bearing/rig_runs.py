@@ -88,7 +88,7 @@ def emulator_config(spec: Mapping[str, Any]) -> dict[str, Any]:
     if spec["kind"] == "bearing":
         bearing = {"grade": str(spec.get("grade", "good")), "index": int(spec["bearing_index"]),
                    "seed": int(spec["bearing_seed"])}
-    return {"seed": int(spec["seed"]), "q0_rad": float(spec.get("q0", 0.0)), "bearing": bearing}
+    return {"seed": int(spec["seed"]), "q0_rad": float(spec.get("q0", 0.0)), "load": bearing}
 
 
 def _room_recording(session_nc: Path, spec: Mapping[str, Any]) -> xr.Dataset:

@@ -1,6 +1,6 @@
-"""The emulated bearing rig in one process: a single-axis drive and its analog terminals around one joint twin.
+"""An emulated single-joint rig in one process: a single-axis drive and its analog terminals around one joint twin.
 
-The bearing room's joint (:mod:`paperlib.twin.robots.torque_joint`, stepped by
+The joint twin (:mod:`paperlib.twin.robots.torque_joint`, stepped by
 :class:`~paperlib.twin.robots.torque_joint_plant.TorqueJointPlant`) sits behind the emulated CiA 402
 drive (:class:`~paperlib.hardware.emulators.devices.Cia402Drive`: the motor torque it applies times
 the gear ratio drives the joint), and every terminal of the chain (:mod:`.terminals`) is wired to
@@ -15,9 +15,8 @@ between frames (:mod:`.twin_rig` explains why). Otherwise the drive advances the
 time between frames.
 
 Config keys: ``chain`` (required: the emulated chain), ``seed``, ``q0_rad``, ``cycle_s`` (the twin's
-cycle, default 1 ms), ``lockstep``, ``bearing`` (``{"grade": "good"|"worn", "index": 0, "seed": 11}``
-draws one bearing of :func:`~paperlib.twin.robots.wheel_bearing.population`; default: none, the
-no-load joint), ``noise`` (``{signal: std}`` in the signal's unit), ``terminals`` (``{name: kwargs}``
+cycle, default 1 ms), ``lockstep``, ``load`` (the joint's load, read by the twin:
+:func:`~paperlib.twin.robots.torque_joint_plant.plant_from_config`; default none), ``noise`` (``{signal: std}`` in the signal's unit), ``terminals`` (``{name: kwargs}``
 merged into a terminal's spec, e.g. ``{"EL3356 load cell": {"broken_wire_after_samples": 3000}}``),
 ``drive`` (extra drive kwargs), ``faults`` (frame faults).
 
@@ -57,17 +56,11 @@ def _plant() -> Any:
 def build(config: dict[str, Any]) -> tuple[Any, Any, Any, Any, list[Any]]:
     """The chain around one joint twin: (chain, frame faults, drive, plant, terminals)."""
     from paperlib.hardware.emulators.devices import build_chain
-    from paperlib.twin.robots.torque_joint_plant import TorqueJointPlant
-    from paperlib.twin.robots.wheel_bearing import population
+    from paperlib.twin.robots.torque_joint_plant import plant_from_config
 
     cycle_s = float(config.get("cycle_s", 1e-3))
     lockstep = bool(config.get("lockstep", False))
-    bearing = None
-    if config.get("bearing"):
-        b = dict(config["bearing"])
-        bearing = population(str(b.get("grade", "good")), int(b.get("index", 0)) + 1, int(b.get("seed", 11)))[-1]
-    plant = TorqueJointPlant(bearing=bearing, seed=int(config.get("seed", 1)), q0=float(config.get("q0_rad", 0.0)),
-                             cycle_s=cycle_s)
+    plant = plant_from_config(config)  # the joint twin, with its load (``load``), from the same configuration
     twin = plant.twin
     noise = {"tau_s": twin.sensor_noise_Nm, "tau_ref": twin.load_cell_noise_Nm, **config.get("noise", {})}
     drive_kw = {"rated_torque_mNm": [DRIVE_RATED_MNM], "max_torque_permille": [3000],

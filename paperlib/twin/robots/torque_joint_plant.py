@@ -21,13 +21,13 @@ The joint starts at rest at ``q0``; time advances in whole cycles of ``cycle_s``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
 from paperlib.twin.robots.torque_joint import TorqueJointTwin, advance_joint
 
-__all__ = ["TorqueJointPlant"]
+__all__ = ["TorqueJointPlant", "plant_from_config"]
 
 
 class TorqueJointPlant:
@@ -118,3 +118,21 @@ class TorqueJointPlant:
         if self.bearing is not None:
             out["wheel_bearing"] = self.bearing.as_dict()
         return out
+
+
+def plant_from_config(config: Mapping[str, Any]) -> TorqueJointPlant:
+    """The joint twin an emulated rig steps, from the emulator's configuration.
+
+    Keys: ``seed`` (default 1), ``q0_rad`` (0), ``cycle_s`` (1e-3), and ``load``: the grasped wheel
+    bearing as ``{"grade", "index", "seed"}`` (member ``index`` of
+    :func:`paperlib.twin.robots.wheel_bearing.population`), or absent / None for no load. The
+    hardware layer passes the configuration through; what the load is stays with this robot's twin.
+    """
+    from paperlib.twin.robots.wheel_bearing import population
+
+    load = None
+    spec = config.get("load")
+    if spec:
+        load = population(str(spec.get("grade", "good")), int(spec.get("index", 0)) + 1, int(spec.get("seed", 11)))[-1]
+    return TorqueJointPlant(bearing=load, seed=int(config.get("seed", 1)), q0=float(config.get("q0_rad", 0.0)),
+                            cycle_s=float(config.get("cycle_s", 1e-3)))

@@ -67,12 +67,12 @@ def test_the_rig_runs_the_twins_motions():
     plan = study.recording_plan()
     dur, kw = session_kwargs(plan["no_load_1"], 1000.0)
     np.testing.assert_array_equal(kw["tau_ff"], trapezoidal_torque_profile(duration_s=30.0, fs=1000.0))
-    assert dur == 30.0 and emulator_config(plan["no_load_1"])["bearing"] is None
+    assert dur == 30.0 and emulator_config(plan["no_load_1"])["load"] is None
     dur, kw = session_kwargs(plan["trial_2"], 1000.0)
     q_sp, _, _ = runs.BearingProfile().setpoints(1000.0)
     assert dur * 1000.0 == q_sp.shape[0] and kw["distances_rad"] == (4 * np.pi, -4 * np.pi)
     emu = emulator_config(plan["trial_2"])
-    assert emu["seed"] == plan["trial_2"]["seed"] and emu["bearing"] == {
+    assert emu["seed"] == plan["trial_2"]["seed"] and emu["load"] == {
         "grade": "good", "index": plan["trial_2"]["bearing_index"], "seed": plan["trial_2"]["bearing_seed"]}
 
 
