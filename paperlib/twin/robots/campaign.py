@@ -531,7 +531,10 @@ def _mean_power(rows: np.ndarray, prog: CycleProgram, T: float) -> np.ndarray:
 
 
 @rt_njit
-def _simulate(qd, rows, disc, T_amb, x, fault_joint, fault_factor, fault_onset, tau, T_log, dec):  # pragma: no cover - compiled
+def _simulate(qd, rows, three_node, disc, th, dt, T_amb, x, fault_joint, fault_factor, fault_onset, tau, T_log,
+              dec):  # pragma: no cover - compiled
+    """Friction torques and gearbox heat of a day: the two-node networks (``disc``) or, with ``three_node``,
+    the three-node ones (rows ``th[j]``, Euler step ``dt``); the unused parameter array is a placeholder."""
     n, nj = qd.shape
     for i in range(n):
         for j in range(nj):
@@ -540,24 +543,10 @@ def _simulate(qd, rows, disc, T_amb, x, fault_joint, fault_factor, fault_onset, 
             if j == fault_joint and i >= fault_onset:
                 f *= fault_factor
             tau[i, j] += f
-            thermal_step(x[j], abs(f * v), disc[j], T_amb)
-        if i % dec == 0:
-            for j in range(nj):
-                T_log[i // dec, j] = x[j, 0]
-
-
-@rt_njit
-def _simulate_three_node(qd, rows, th, dt, T_amb, x, fault_joint, fault_factor, fault_onset, tau, T_log, dec):  # pragma: no cover - compiled
-    """As :func:`_simulate` with the three-node networks (rows ``th[j]``, Euler step ``dt``)."""
-    n, nj = qd.shape
-    for i in range(n):
-        for j in range(nj):
-            v = qd[i, j]
-            f = steady_friction(v, rows[j], x[j, 0])
-            if j == fault_joint and i >= fault_onset:
-                f *= fault_factor
-            tau[i, j] += f
-            three_node_step(x[j], abs(f * v), th[j], T_amb, dt)
+            if three_node:
+                three_node_step(x[j], abs(f * v), th[j], T_amb, dt)
+            else:
+                thermal_step(x[j], abs(f * v), disc[j], T_amb)
         if i % dec == 0:
             for j in range(nj):
                 T_log[i // dec, j] = x[j, 0]
@@ -650,7 +639,8 @@ def simulate_day(params: CampaignParams, spec: DaySpec,
         th = thermal_array(nets)
         disc = thermal_discrete_array(th, 1.0 / fs)
         x = np.full((N_JOINTS, 2), float(T_amb))
-        _simulate(np.ascontiguousarray(qd), rows, disc, float(T_amb), x, fj, ff, fo, tau, T_log, dec)
+        _simulate(np.ascontiguousarray(qd), rows, False, disc, disc, 1.0 / fs, float(T_amb), x, fj, ff, fo, tau, T_log,
+                  dec)
         thermal_truth = {"thermal_params": th.tolist(), "thermal_layout": "paperlib.twin.thermal TH_*",
                          "eq12": [modal_form(r) for r in th]}
     else:
@@ -658,8 +648,7 @@ def simulate_day(params: CampaignParams, spec: DaySpec,
         th = np.ascontiguousarray(np.stack([design_three_node(designs[j], rise_per_W[j])
                                             for j in range(N_JOINTS)]))
         x = np.full((N_JOINTS, N_T3_STATE), float(T_amb))
-        _simulate_three_node(np.ascontiguousarray(qd), rows, th, 1.0 / fs, float(T_amb), x, fj, ff, fo,
-                             tau, T_log, dec)
+        _simulate(np.ascontiguousarray(qd), rows, True, th, th, 1.0 / fs, float(T_amb), x, fj, ff, fo, tau, T_log, dec)
         thermal_truth = {"thermal_model": model, "thermal_params": th.tolist(),
                          "thermal_layout": "paperlib.twin.thermal_three_node T3_*",
                          "three_node_file": Path(params.three_node_file).name,
