@@ -111,7 +111,7 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "needs the robot (EtherCAT drives and the IMU board)",
     ("hardware.md", "paperlib hardware probe --interface enp3s0"): "needs an EtherCAT network interface",
     ("hardware.md", "sudo paperlib hardware selftest --duration 12 --json selftest.json"): "needs root "
-        "(network namespaces): tests marked root and realtime run it",
+        "(network namespaces): tests marked root run it (in lock step)",
     ("hardware.md", "sudo paperlib hardware selftest --rig-file config/rigs/five_bar.toml"): "as the selftest above",
     ("hardware.md", "sudo paperlib hardware selftest --rig config/rigs/bearing.toml --lockstep --json out.json"):
         "needs root (network namespaces): tests/layers/hardware/test_bearing_rig.py runs it (marked root)",

@@ -315,12 +315,17 @@ def test_bringup_to_op_sdo_and_wkc(pair, record_property):
 
 
 @pytest.mark.root
-@pytest.mark.realtime  # real-time 4 kHz deadlines on the host: how far the joint moves in 2 s depends on its load
 def test_cyclic_exchange_moves_plant(pair, record_property):
-    emu = Emulator(pair)
-    m = _open(pair)
+    # Lock step: the emulated drive advances its plant by one 250-us cycle per process-data frame
+    # and not by the wall clock, so how far the joints move depends on the number of exchanges and
+    # not on how busy the host is. The exchanges are still paced at 4 kHz; their timing is printed
+    # and recorded (the self-test's report and `paperlib bench` carry the deadline statistics), not
+    # judged.
     period = 0.00025  # 4 kHz, the paper's rate
-    n = 8000  # 2 s
+    emu = Emulator(pair, {"chain": [{"type": "ek1828"},
+                                    {"type": "dual_cst_drive", "fixed_dt": period, "idle_step_s": math.inf}]})
+    m = _open(pair, receive_timeout_s=0.05, pd_watchdog_s=1.0)
+    n = 8000  # 2 s of plant time
     torque = np.array([0.3, -0.2])
     try:
         r = run_cycles(m, n, period, torque, trace=True)
@@ -338,14 +343,16 @@ def test_cyclic_exchange_moves_plant(pair, record_property):
     )
     record_property("wkc_errors", stats.wkc_errors)
     record_property("exchange_p99_us", round(_us(r["dur"], 99)))
-    # the link works at 4 kHz with (almost) no bad cycles on a shared 2-core machine
     assert stats.cycles == n
-    assert stats.wkc_errors <= n // 100, stats  # late frames under CPU contention count as lost
+    # a reply waits up to 50 ms: only a host stalled longer than that loses a frame
+    assert stats.wkc_errors <= n // 100, stats
     ok = r["ok"]
     # torque actual = command quantised to per mille of the rated torque (1.6 N m)
     np.testing.assert_allclose(r["tau"], np.round(torque / 1.6 * 1000) / 1000 * 1.6, atol=1e-12)
+    # plant time: one cycle per exchange (every frame reaches the drive, answered in time or not)
+    t = np.arange(n) * period
     # direction and magnitude: J = 5e-4 kg m^2, b = 2e-3 N m s/rad -> w = tau/b (1 - exp(-t b/J))
-    vel, pos, t = r["vel"][ok], r["pos"][ok], r["t"][ok]
+    vel, pos, t = r["vel"][ok], r["pos"][ok], t[ok]
     assert vel[-1, 0] > 0 > vel[-1, 1]
     tau_q = np.round(torque / 1.6 * 1000) / 1000 * 1.6
     w_model = tau_q / 2e-3 * (1 - np.exp(-(t[-1] - t[0]) * 2e-3 / 5e-4))
@@ -416,10 +423,10 @@ def test_state_transition_failure_is_reported(pair):
 @pytest.mark.root
 def test_sporadic_lost_frames_are_counted(pair):
     emu = Emulator(pair, {"faults": {"drop_every_n": 50}})
-    # the master waits up to 50 ms for a reply: only the emulator's dropped frames are lost, never a
+    # the master waits up to 250 ms for a reply: only the emulator's dropped frames are lost, never a
     # frame the emulator answered late because the host was busy (the default 1 ms lost extra frames
-    # under a load average of 7 on the 2-core CI machine)
-    m = _open(pair, receive_timeout_s=0.05)
+    # under a load average of 7 on the 2-core CI machine, and 50 ms failed once at a load of ~9)
+    m = _open(pair, receive_timeout_s=0.25)
     try:
         r = run_cycles(m, 1000, 0.001, np.zeros(2))
         stats = m.stats

@@ -266,30 +266,30 @@ def _command_to_reply_lag(ds, sl: slice) -> list[int]:
 
 
 @pytest.mark.root
-@pytest.mark.realtime  # fails on a slow host (old and new code alike, 2026-12-03: twin 55x real time)
-def test_stale_replies_after_a_pause_are_detected_and_flushed(root_env, tmp_path):
-    # The emulator pauses for 10 ms and then answers every frame that queued up, oldest first (a
-    # real ESC never queues). SOEM matches replies by one of 16 frame indices, so the late replies
-    # pass for answers to newer frames; unchecked, the master went on reading inputs 32 cycles
-    # old for the rest of the run. The master must recognise them and flush the queue.
-    # SOEM's 16 frame indices only alias after 16 frames: the master must give up on replies after 100 us
-    # (the rig's default) for that many to queue up in a pause, so this test runs the real-time emulator
-    # (its timing is the point); the watchdogs stay wide.
-    s = _selftest(tmp_path, duration_s=3.0, controller="AC", receive_timeout_s=1e-4, lockstep=False,
-                  emulator={"faults": {"pause_after_n_pd": 6000, "pause_s": 0.01, "queue_frames": True}})
+def test_stale_replies_after_held_back_frames_are_detected_and_flushed(root_env, tmp_path):
+    # The emulator holds back the replies to 40 process-data frames (it acts on them, the master
+    # gives each up after its receive timeout), then sends them all, oldest first, before the
+    # reply to the next frame. SOEM matches replies by one of 16 frame indices, so a late reply
+    # passes for the answer to the newer frame with its index; unchecked, the master went on
+    # reading inputs 40 cycles old for the rest of the run. The master must recognise it and
+    # flush the queue. Counted in frames, in lock step: nothing here depends on the host's speed.
+    held = 40
+    s = _selftest(tmp_path, duration_s=3.0, controller="AC",
+                  emulator={"faults": {"withhold_after_n_pd": 6000, "withhold_count": held}})
     assert s["fault"] is None and s["recording_valid"], s["fault"]
-    assert s["emulator"]["serve"].get("paused_s") == 0.01
+    serve = s["emulator"]["serve"]
+    assert serve["withheld"] == held and serve["released"] == held
     assert s["stale_replies"] >= 1 and s["flushed_replies"] >= 1
     ds = read_recording(s["recording"])
     link = (ds.sample_faults.values & 2) != 0
     paused = np.flatnonzero(link)
-    # the pause is in the log: its longest run of cycles with a lost or stale frame
+    # the held-back frames are in the log: its longest run of cycles with a lost or stale frame
     edges = np.flatnonzero(np.diff(np.r_[0, link.astype(int), 0]))
     starts, stops = edges[::2], edges[1::2]
     longest = int(np.argmax(stops - starts))
     end = ds.sizes["time"]
-    assert stops[longest] - starts[longest] >= 2 and stops[longest] < end - 4000
-    # after the pause the inputs are fresh again: the drive reports the torque of 2 cycles before
+    assert stops[longest] - starts[longest] >= held and stops[longest] < end - 4000
+    # afterwards the inputs are fresh again: the drive reports the torque of 2 cycles before
     assert max(_command_to_reply_lag(ds, slice(end - 3000, end))) <= 3
     # and the estimator held back over the faulty cycles
     st = ds.estimator_status.values

@@ -40,6 +40,17 @@ class FrameFaults:
         device would (default False: a real ESC never queues; only the newest process-data frame
         is answered). With True the master receives late replies to frames it gave up on: the
         stale-reply case of :mod:`paperlib.hardware.ethercat`.
+    withhold_after_n_pd : int or None
+        After this many process-data frames, the next ``withhold_count`` process-data frames are
+        processed (the devices act on them) but their replies are held back; with the next
+        process-data frame every held reply is sent, oldest first, before that frame's own reply.
+        The master has given up on the held frames by then (each one lost after its receive
+        timeout), so it receives late replies to frames it no longer waits for: the stale-reply
+        case of :mod:`paperlib.hardware.ethercat`, made by the count of frames rather than by a
+        pause of this process, so that it does not depend on the host's speed (lock-step tests).
+    withhold_count : int
+        How many replies are held back (more than SOEM's 16 frame indices, for a held reply to
+        carry the index of the frame that releases them).
     """
 
     drop_every_n: int = 0
@@ -49,6 +60,8 @@ class FrameFaults:
     pause_after_n_pd: int | None = None
     pause_s: float = 0.01
     queue_frames: bool = False
+    withhold_after_n_pd: int | None = None
+    withhold_count: int = 40
     dropped: int = 0
     _burst_dropped: int = 0
 
@@ -71,6 +84,11 @@ class FrameFaults:
             self.dropped += 1
             return True
         return False
+
+    def withholds(self, pd_count: int) -> bool:
+        """Whether the reply to process-data frame ``pd_count`` (1-based) is held back."""
+        n = self.withhold_after_n_pd
+        return n is not None and n < pd_count <= n + self.withhold_count
 
 
 def _is_pd(frame: bytes) -> bool:
@@ -114,7 +132,7 @@ def serve(
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETHERTYPE_ECAT))
     stats: dict[str, Any] = {"received": 0, "answered": 0, "dropped": 0, "pd_frames": 0, "superseded": 0, "stalls": 0,
                              "max_reply_us": 0.0, "slow_replies": 0, "max_app_us": 0.0, "slow_apps": 0,
-                             "max_wake_gap_ms": 0.0}
+                             "max_wake_gap_ms": 0.0, "withheld": 0, "released": 0}
     stall_limit = max(0.02, 10 * tick_period_s)
     peek: socket.socket | None = None
     try:
@@ -128,6 +146,7 @@ def serve(
         last_tick = last_wake = time.monotonic()
         outgoing = socket.PACKET_OUTGOING
         pending_frames: list[bytes] = []  # a non-process-data frame read while looking ahead
+        held_replies: list[bytes] = []  # replies held back by FrameFaults.withhold_after_n_pd
         while not stop():
             if pending_frames:
                 frame, addr = pending_frames.pop(0), (ifname, 0, socket.PACKET_HOST)
@@ -189,6 +208,15 @@ def serve(
                     last_tick = now
                 continue
             reply = chain.process_frame(frame)
+            if reply is not None and is_pd and faults.withholds(stats["pd_frames"]):
+                held_replies.append(reply)
+                stats["withheld"] += 1
+                reply = None
+            elif is_pd and held_replies:
+                for late in held_replies:  # oldest first, before this frame's own reply
+                    sock.send(late)
+                stats["released"] += len(held_replies)
+                held_replies.clear()
             if reply is not None:
                 sock.send(reply)
                 stats["answered"] += 1
