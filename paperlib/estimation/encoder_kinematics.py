@@ -43,7 +43,7 @@ import numpy as np
 import numba as nb
 
 __all__ = ["EncoderObserver", "DEFAULT_JERK_PSD", "DEFAULT_BANDWIDTH_HZ", "METHODS", "encoder_derivatives",
-           "parse_kinematics", "with_encoder_kinematics", "encoder_step_of"]
+           "parse_kinematics", "with_encoder_kinematics", "encoder_step_of", "AUTO"]
 
 #: White-jerk power spectral density of the Kalman design [rad^2/s^5]. Chosen once, before the
 #: comparison, as the jerk level of the Table 3 motions held over one motion: (440 rad/s^3)^2 x
@@ -53,6 +53,8 @@ DEFAULT_JERK_PSD = 1.0e4
 #: Bandwidth of the pole-placement design [Hz].
 DEFAULT_BANDWIDTH_HZ = 60.0
 METHODS = ("kalman", "observer")
+#: Value of a design key (``jerk_psd``, ``noise_rad``) that asks for it to be estimated from the recording.
+AUTO = "auto"
 
 
 def _scaled_a() -> np.ndarray:
@@ -228,7 +230,9 @@ def parse_kinematics(spec: str) -> tuple[str, str, dict[str, float]]:
     """``imu`` | ``encoder[:METHOD[:key=value,...]]`` -> (source, method, design keywords).
 
     Examples: ``encoder``, ``encoder:observer``, ``encoder:kalman:jerk_psd=1e5``,
-    ``encoder:observer:bandwidth_hz=40``.
+    ``encoder:observer:bandwidth_hz=40``. ``jerk_psd=auto``: the jerk PSD estimated from the recording
+    (:func:`paperlib.estimation.observer_noise.estimate_observer_noise`) with the angle noise as set;
+    ``encoder:kalman:auto`` (= ``jerk_psd=auto,noise_rad=auto``): both estimated from the recording.
     """
     parts = spec.strip().split(":")
     src = parts[0]
@@ -241,13 +245,23 @@ def parse_kinematics(spec: str) -> tuple[str, str, dict[str, float]]:
     method = parts[1] if len(parts) > 1 and parts[1] else "kalman"
     if method not in METHODS:
         raise ValueError(f"--kinematics encoder:METHOD: METHOD must be one of {METHODS}, got {method!r}")
-    design: dict[str, float] = {}
+    design: dict[str, float | str] = {}
     allowed = {"jerk_psd", "noise_rad", "bandwidth_hz", "step_rad"}
     for kv in (parts[2].split(",") if len(parts) > 2 and parts[2] else []):
+        if kv == AUTO:
+            design.update(jerk_psd=AUTO, noise_rad=AUTO)
+            continue
         k, _, v = kv.partition("=")
         if k not in allowed:
             raise ValueError(f"--kinematics: unknown design key {k!r}; known: {sorted(allowed)}")
-        design[k] = float(v)
+        if v == AUTO and k in ("jerk_psd", "noise_rad"):
+            design[k] = AUTO
+        else:
+            design[k] = float(v)
+    if method != "kalman" and AUTO in design.values():
+        raise ValueError(f"--kinematics: '{AUTO}' settings need the kalman method, got {spec!r}")
+    if design.get("noise_rad") == AUTO and design.get("jerk_psd") != AUTO:
+        raise ValueError(f"--kinematics: noise_rad=auto needs jerk_psd=auto too, got {spec!r}")
     return "encoder", method, design
 
 
@@ -278,11 +292,16 @@ def with_encoder_kinematics(ds, method: str = "kalman", *, q: np.ndarray | None 
 
     qq = np.asarray(ds["q"].values if q is None else q, dtype=float)
     design = dict(design)
-    design.setdefault("step_rad", encoder_step_of(ds, robot))
-    qd, qdd, obs = encoder_derivatives(qq, float(ds.attrs["sample_rate_hz"]), method, **design)
+    fs = float(ds.attrs["sample_rate_hz"])
+    if AUTO in design.values():
+        qd, qdd, text = _auto_derivatives(qq, fs, method, design, lambda: encoder_step_of(ds, robot))
+    else:
+        design.setdefault("step_rad", encoder_step_of(ds, robot))
+        qd, qdd, obs = encoder_derivatives(qq, fs, method, **design)
+        text = obs.describe()
     out = ds.copy(deep=False)
     dims = ds["q"].dims
-    meta = {"origin": "encoder-derived", "filter": obs.describe()}
+    meta = {"origin": "encoder-derived", "filter": text}
     if q is not None:
         out["q"] = xr.DataArray(qq, dims=dims, attrs=dict(ds["q"].attrs))
     out["qd"] = xr.DataArray(qd, dims=dims, attrs={"units": "rad/s", "long_name": "joint rate from the encoder (causal)",
@@ -290,5 +309,37 @@ def with_encoder_kinematics(ds, method: str = "kalman", *, q: np.ndarray | None 
     out["qdd"] = xr.DataArray(qdd, dims=dims, attrs={"units": "rad/s^2",
                                                      "long_name": "joint acceleration from the encoder (causal)", **meta})
     out.attrs = dict(ds.attrs)
-    out.attrs["kinematics"] = f"encoder:{method}: {obs.describe()}"
+    out.attrs["kinematics"] = f"encoder:{method}: {text}"
     return out
+
+
+def _auto_derivatives(q: np.ndarray, fs: float, method: str, design: dict, step_of) -> tuple[np.ndarray, np.ndarray, str]:
+    """``qd``, ``qdd`` (same shape as ``q``) and the design in words, with the ``auto`` settings of ``design``
+    estimated per joint from ``q`` (:func:`paperlib.estimation.observer_noise.estimate_observer_noise`)."""
+    from paperlib.estimation.observer_noise import estimate_observer_noise
+
+    if method != "kalman":
+        raise ValueError(f"encoder kinematics: '{AUTO}' settings need the kalman method, not {method!r}")
+    if design.get("jerk_psd") != AUTO:
+        raise ValueError("encoder kinematics: noise_rad=auto needs jerk_psd=auto too")
+    Q = q.reshape(len(q), -1)
+    if design.get("noise_rad") == AUTO:
+        fixed_R = None
+        step = 0.0
+    else:
+        step = float(design.get("step_rad", step_of()))
+        fixed_R = step ** 2 / 12.0 + float(design.get("noise_rad", 0.0)) ** 2
+    est = estimate_observer_noise(Q, fs, noise_variance=fixed_R)
+    qd, qdd = np.empty_like(Q), np.empty_like(Q)
+    words = []
+    for j, e in enumerate(est):
+        noise = 0.0 if fixed_R is None else float(design.get("noise_rad", 0.0))
+        if fixed_R is None:
+            noise = e.noise_rad
+        obs = EncoderObserver(fs, "kalman", step_rad=step, jerk_psd=e.jerk_psd, noise_rad=noise)
+        _, qd[:, j], qdd[:, j] = obs.run(Q[:, j])
+        words.append(f"joint {j + 1}: {obs.describe()}")
+    what = "jerk PSD and angle noise" if fixed_R is None else "jerk PSD"
+    text = (f"{what} estimated from the recording by maximum likelihood of the innovations (per joint); "
+            + "; ".join(words))
+    return qd.reshape(q.shape), qdd.reshape(q.shape), text
