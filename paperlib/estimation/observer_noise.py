@@ -102,7 +102,7 @@ def innovations(q: np.ndarray, sample_rate_hz: float, ratio: float) -> tuple[np.
     c : float
         Innovation variance in units of ``R``, ``1 / (1 - L_0)`` [-].
     """
-    from paperlib.estimation.encoder_kinematics import EncoderObserver
+    from paperlib.estimation.kinematic_observer import EncoderObserver
 
     T = 1.0 / float(sample_rate_hz)
     # the observer's gain depends on jerk_psd T^5 / (step^2/12) only: pass R = 1/12 through a unit step
