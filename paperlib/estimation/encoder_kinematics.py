@@ -149,7 +149,9 @@ def _auto_derivatives(q: np.ndarray, fs: float, method: str, design: dict, step_
             noise = e.noise_rad
         obs = EncoderObserver(fs, "kalman", step_rad=step, jerk_psd=e.jerk_psd, noise_rad=noise)
         _, qd[:, j], qdd[:, j] = obs.run(Q[:, j])
-        words.append(f"joint {j + 1}: {obs.describe()}")
+        words.append(f"joint {j + 1}: {obs.describe()} (innovations: autocorrelation {e.whiteness_lag1:.3f} at lag 1, "
+                     f"largest {e.largest_autocorrelation:.3f} at lag {e.largest_autocorrelation_lag}, "
+                     f"white noise would give ~{1 / math.sqrt(e.n_samples):.3f})")
     what = "jerk PSD and angle noise" if fixed_R is None else "jerk PSD"
     text = (f"{what} estimated from the recording by maximum likelihood of the innovations (per joint); "
             + "; ".join(words))

@@ -29,8 +29,8 @@ Rules:
 
 ``r`` is searched on a grid of ``log10 r`` in :data:`LOG10_RATIO_RANGE` and refined by a bounded
 scalar minimisation around the best grid point. Each column (joint) of ``q`` is estimated on its
-own. The normalised innovations' lag-1 autocorrelation is returned as a whiteness diagnostic
-(close to 0 when the model fits; it is not used by the rule).
+own. The innovations' autocorrelation is returned as a whiteness diagnostic (at lag 1, and the
+largest over lags 2..100; close to 0 when the model fits; it is not used by the rule).
 """
 
 from __future__ import annotations
@@ -40,11 +40,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ObserverNoise", "LOG10_RATIO_RANGE", "estimate_observer_noise", "innovations"]
+__all__ = ["ObserverNoise", "LOG10_RATIO_RANGE", "WHITENESS_LAGS", "estimate_observer_noise", "innovations"]
 
 #: Search range of ``log10(S T^5 / R)`` (the default design at the flagship's 4 kHz and 9.6 urad
 #: step has ``log10 r`` ~ -2.9; the Kalman gain is close to 1 from ``r`` ~ 1e2 on).
 LOG10_RATIO_RANGE = (-14.0, 3.0)
+#: Lags [samples] over which :attr:`ObserverNoise.largest_autocorrelation` is taken.
+WHITENESS_LAGS = 100
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,12 @@ class ObserverNoise:
         Gaussian log-likelihood of the innovations at the estimate [-].
     whiteness_lag1 : float
         Lag-1 autocorrelation of the normalised innovations [-] (diagnostic).
+    largest_autocorrelation : float
+        Largest ``|rho_l|`` of the innovations over lags ``l`` = 2..:data:`WHITENESS_LAGS` [-] (diagnostic:
+        white innovations stay near ``1/sqrt(n_samples)``; a motion the white-jerk model misdescribes leaves
+        them correlated at the lags of its own band).
+    largest_autocorrelation_lag : int
+        The lag of ``largest_autocorrelation`` [samples].
     n_samples : int
         Innovations used (after the burn-in).
     noise_estimated : bool
@@ -74,6 +82,8 @@ class ObserverNoise:
     ratio: float
     log_likelihood: float
     whiteness_lag1: float
+    largest_autocorrelation: float
+    largest_autocorrelation_lag: int
     n_samples: int
     noise_estimated: bool
 
@@ -150,9 +160,13 @@ def _one_joint(q: np.ndarray, fs: float, noise_variance: float | None) -> Observ
     z = e / math.sqrt(R * c)
     z = z - z.mean()
     den = float(np.dot(z, z))
-    lag1 = float(np.dot(z[1:], z[:-1]) / den) if den > 0 else float("nan")
+    lags = np.arange(1, min(WHITENESS_LAGS, len(z) - 1) + 1)
+    rho = np.array([np.dot(z[k:], z[:-k]) for k in lags]) / den if den > 0 else np.full(len(lags), np.nan)
+    i2 = int(np.nanargmax(np.abs(rho[1:]))) + 1 if len(rho) > 1 and np.isfinite(rho[1:]).any() else 0
     return ObserverNoise(jerk_psd=r * R * fs ** 5, noise_variance=R, ratio=r, log_likelihood=-nll * len(e),
-                         whiteness_lag1=lag1, n_samples=len(e), noise_estimated=noise_variance is None)
+                         whiteness_lag1=float(rho[0]), largest_autocorrelation=float(abs(rho[i2])),
+                         largest_autocorrelation_lag=int(lags[i2]), n_samples=len(e),
+                         noise_estimated=noise_variance is None)
 
 
 def estimate_observer_noise(q: np.ndarray, sample_rate_hz: float, noise_variance: float | None = None

@@ -46,6 +46,7 @@ def test_recovers_known_jerk_psd_and_noise_variance(S: float, R: float, seed: in
     assert abs(est.noise_variance / R - 1) < 0.10, (est.noise_variance / R)
     assert abs(est.jerk_psd / S - 1) < 0.30, (est.jerk_psd / S)
     assert abs(est.whiteness_lag1) < 0.05  # the right model leaves white innovations
+    assert est.largest_autocorrelation < 5 / math.sqrt(est.n_samples), est.largest_autocorrelation
     fixed = estimate_observer_noise(q, FS, noise_variance=R)[0]  # R given: S alone
     assert not fixed.noise_estimated and fixed.noise_variance == R
     assert abs(fixed.jerk_psd / S - 1) < 0.30, (fixed.jerk_psd / S)
