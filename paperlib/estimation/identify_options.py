@@ -36,7 +36,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kinematics", default="imu", metavar="imu|encoder[:METHOD]",
                    help="where qd, qdd come from: the recording's (imu, default) or a causal observer on the encoder "
                         "angle (encoder = encoder:kalman; encoder:observer; design keys after a second colon, e.g. "
-                        "encoder:kalman:jerk_psd=1e5)")
+                        "encoder:kalman:jerk_psd=1e5; encoder:kalman:auto estimates jerk PSD and angle noise from the recording)")
     p.add_argument("--auto-criterion", default=None, metavar="NAME",
                    help="criterion of --model auto (default bic_eff; aic, bic, aic_eff, cv, prequential)")
 
