@@ -26,6 +26,7 @@ import argparse
 import json
 import math
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +125,10 @@ def add_parser(subparsers: Any) -> None:
     hw.set_defaults(func=lambda args: (hw.print_help(), 2)[1])
 
 
+#: How long ``paperlib run --live`` waits for its page's server to come up before starting the run [s].
+LIVE_START_S = 120.0
+
+
 def _print(msg: str) -> None:
     print(msg, flush=True)
 
@@ -182,6 +187,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         live = LivePage(args.live_port, interval_s=args.live_interval).start()
         _print(f"live page: {live.url} (redrawn every {args.live_interval:g} s; server log {live.log})")
+        t_page = time.perf_counter()
+        ready = live.wait_ready(LIVE_START_S)  # the server's imports done before the loop starts
+        _print(f"live page: {'up' if ready else 'NOT up (see its log); the run goes on without it'} after "
+               f"{time.perf_counter() - t_page:.1f} s")
     try:
         res = run_session(rig, controller=args.controller, duration_s=args.duration, seed=args.seed,
                           output=args.output, model=args.model, pi_pds0=args.pi_pds0, pi_F0=args.pi_F0,

@@ -92,6 +92,24 @@ class LivePage:
                                           start_new_session=True)
         return self
 
+    def wait_ready(self, timeout_s: float = 120.0, every_s: float = 0.2) -> bool:
+        """Wait until the page's server accepts connections (its imports are done); False on timeout or exit.
+
+        Called before the loop starts, so that the server's start-up (importing Panel, holoviews
+        and bokeh: seconds of CPU) does not compete with the loop.
+        """
+        end = time.monotonic() + timeout_s
+        while self.running():
+            try:
+                with socket.create_connection((self.address, self.port), timeout=1.0):
+                    return True
+            except OSError:
+                pass
+            if time.monotonic() > end:
+                return False
+            time.sleep(every_s)
+        return False
+
     def running(self) -> bool:
         """True while the page's server runs."""
         return self._proc is not None and self._proc.poll() is None

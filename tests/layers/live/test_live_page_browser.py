@@ -143,6 +143,7 @@ def test_the_live_page_follows_a_twin_run(tmp_path):
             os.killpg(run.pid, 15)
             run.wait(timeout=60)
     text = log.read_text()
+    print("\n".join(line for line in text.splitlines() if line.startswith(("deadlines:", "live page:"))))
     assert run.returncode == 0, text[-3000:]
     assert not errors, "\n".join(errors)
     assert n2 > n1 > 0 and second["points"] >= first["points"]
