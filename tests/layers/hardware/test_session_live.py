@@ -18,23 +18,13 @@ import pytest
 from paperlib.hardware.session import run_session
 from paperlib.recordings import LiveReader, read_recording
 from paperlib.twin.rig import TwinRig
+from simulated_clock import SimulatedClock  # this folder's helper module
 
 #: Attributes that read the host's clock: the time of writing (provenance stamp), the rig's per-cycle
 #: timestamps and what is derived from them (commands after their slot), the loop's wall time.
 WALL_CLOCK_ATTRS = {"created", "rig_timings", "late_commands"}
 #: Fields of the loop_stats attribute that are the host's wall time.
 WALL_CLOCK_STATS = {"elapsed_s"}
-
-
-class SimulatedClock:
-    """A monotonic clock [ns] that moves 1 us per reading."""
-
-    def __init__(self) -> None:
-        self.now_ns = 0
-
-    def __call__(self) -> int:
-        self.now_ns += 1_000
-        return self.now_ns
 
 
 def _same(a, b) -> bool:

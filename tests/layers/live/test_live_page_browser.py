@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -64,14 +63,6 @@ TEXTS_JS = r"""() => {
 }"""
 
 
-def _chromium() -> str:
-    exe = os.environ.get("PAPERLIB_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    if not exe:
-        pytest.fail("no chromium binary: install Debian's chromium (apt-get install -y chromium) "
-                    "or set PAPERLIB_CHROMIUM")
-    return exe
-
-
 def _poll(what: str, bound_s: float, fn, every_s: float = 0.5):
     """``fn()`` until it returns something true (returned), failing after ``bound_s`` seconds."""
     end = time.monotonic() + bound_s
@@ -97,7 +88,7 @@ def _samples(text: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def test_the_live_page_follows_a_twin_run(tmp_path):
+def test_the_live_page_follows_a_twin_run(tmp_path, chromium_executable):
     from playwright.sync_api import sync_playwright
 
     port = free_port()
@@ -112,7 +103,7 @@ def test_the_live_page_follows_a_twin_run(tmp_path):
         _poll("the live page answering", PAGE_UP_S, lambda: _answers(url) or run.poll() is not None)
         assert run.poll() is None, "the run ended before its page came up:\n" + log.read_text()[-3000:]
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox", "--disable-dev-shm-usage"])
+            browser = p.chromium.launch(executable_path=chromium_executable, args=["--no-sandbox", "--disable-dev-shm-usage"])
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.on("pageerror", lambda e: errors.append(f"JavaScript error: {e}"))
             page.on("console", lambda m: errors.append(f"console error: {m.text}") if m.type == "error" else None)
