@@ -10,13 +10,13 @@ N m against rad/s):
 
 * friction torque against velocity of each actuated joint at the estimate now (blue) and at
   earlier times of the run (lighter), the curves converging;
-* the drive-gain estimates ``pi_pds,j`` against time;
+* the drive-gain estimates ``pi_pds,j`` against time (and the twin's true gains, green);
 * the tracking errors ``q_sp - q`` [mrad] against time;
 * the loop's deadline statistics (cycles, misses, lateness percentiles) and a histogram of
-  the start lateness.
+  the start lateness (log bins from 0.1 us; a lateness below that counts in the first bin).
 
-The page's elements carry CSS classes (``live-status``, ``live-deadlines``) that the browser
-test reads.
+The status line names the samples recorded so far (``N samples``) and says ``Running.`` until
+the writer finishes; the browser test reads it, and the plots' data, from the page's Bokeh document.
 """
 
 from __future__ import annotations
