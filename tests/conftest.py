@@ -11,6 +11,8 @@ files.
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -61,3 +63,13 @@ def shared_dir() -> Path:
     if not d.is_dir():
         pytest.skip(f"{d} is not here (the shared folder beside the clone)")
     return d
+
+
+@pytest.fixture(scope="session")
+def chromium_executable() -> str:
+    """The browser tests' Chromium: ``PAPERLIB_CHROMIUM``, else Debian's ``chromium``; the test fails without one."""
+    exe = os.environ.get("PAPERLIB_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        pytest.fail("no chromium binary: install Debian's chromium (apt-get install -y chromium) "
+                    "or set PAPERLIB_CHROMIUM")
+    return exe

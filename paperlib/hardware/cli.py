@@ -2,13 +2,16 @@
 
 * ``paperlib run --rig {hardware,twin} [--config RIG.toml] --controller {PD,CTC,AC,OPEN}
   --duration S --output FILE.nc [--seed N] [--model N] [--pi-pds0 a,b] [--pi-F0 c1,...]
-  [--closed-from-start] [--estimator-config FILE.json] [--imu-calibration FILE]``: one run of the paper's random
+  [--closed-from-start] [--estimator-config FILE.json] [--imu-calibration FILE] [--live [--live-port N]
+  [--live-interval S] [--live-linger S]]``: one run of the paper's random
   point-to-point trajectory at 4 kHz under the chosen controller, recorded
   (:func:`paperlib.hardware.session.run_session`). ``--rig hardware`` needs the rig TOML
   (``config/rig.example.toml``); ``--rig twin`` steps the robot's twin in the same loop and needs
   no hardware. Exit status: 0 completed, 1 stopped by a fault (the recording holds everything
   up to it), 2 the rig could not be brought up (nothing recorded), 130 interrupted (Ctrl-C;
-  recording kept).
+  recording kept). ``--live`` serves a page of the run on localhost while it goes
+  (:mod:`paperlib.hardware.live_launch` starts ``python -m paperlib.live``, which reads the
+  recording writer's live mirror; the recording is the same with and without it).
 * ``paperlib hardware probe --interface IF [--netns NS]``: list the EtherCAT slaves.
 * ``paperlib hardware selftest [--duration S] [--json OUT]`` (root): the real master, loop and
   controller against the emulated rig in private network namespaces
@@ -23,6 +26,7 @@ import argparse
 import json
 import math
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +68,14 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--no-zero", action="store_true", help="skip the zeroing even if [zeroing] enabled")
     p.add_argument("--rt-priority", type=int, default=None, help="SCHED_FIFO priority of the loop (default: config)")
     p.add_argument("--json", dest="json_out", type=output_file, help="also write the run summary as JSON")
+    p.add_argument("--live", action="store_true",
+                   help="serve a live page of the run on localhost (friction curves, drive-gain estimates, tracking "
+                        "errors, deadline statistics), read from the recording writer's shared chunks by a separate "
+                        "process; the recording is the same with and without it")
+    p.add_argument("--live-port", type=int, default=0, metavar="PORT", help="port of the live page (default: a free one)")
+    p.add_argument("--live-interval", type=float, default=1.0, metavar="S", help="live page redraw interval [s] (default 1)")
+    p.add_argument("--live-linger", type=float, default=0.0, metavar="S",
+                   help="keep the live page up this long after the run (default 0; Ctrl-C ends it early)")
     p.set_defaults(func=cmd_run)
 
     hw = subparsers.add_parser("hardware", help="EtherCAT / IMU rig tools: probe, selftest, calibrate-imu")
@@ -111,6 +123,10 @@ def add_parser(subparsers: Any) -> None:
     ci.add_argument("--output", required=True, type=output_file, help="calibration TOML to write")
     ci.set_defaults(func=cmd_calibrate_imu)
     hw.set_defaults(func=lambda args: (hw.print_help(), 2)[1])
+
+
+#: How long ``paperlib run --live`` waits for its page's server to come up before starting the run [s].
+LIVE_START_S = 120.0
 
 
 def _print(msg: str) -> None:
@@ -162,12 +178,26 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"paperlib run: {exc}", file=sys.stderr)
         return 2
+    if not args.live_interval > 0:
+        print("paperlib run: --live-interval must be > 0", file=sys.stderr)
+        return 2
+    live = res = None
+    if args.live:
+        from paperlib.hardware.live_launch import LivePage
+
+        live = LivePage(args.live_port, interval_s=args.live_interval).start()
+        _print(f"live page: {live.url} (redrawn every {args.live_interval:g} s; server log {live.log})")
+        t_page = time.perf_counter()
+        ready = live.wait_ready(LIVE_START_S)  # the server's imports done before the loop starts
+        _print(f"live page: {'up' if ready else 'NOT up (see its log); the run goes on without it'} after "
+               f"{time.perf_counter() - t_page:.1f} s")
     try:
         res = run_session(rig, controller=args.controller, duration_s=args.duration, seed=args.seed,
                           output=args.output, model=args.model, pi_pds0=args.pi_pds0, pi_F0=args.pi_F0,
                           closed_from_start=args.closed_from_start, estimator=est,
                           limits=limits, watchdog=watchdog, zero=zero,
-                          rt_priority=rt, cpu=cpu, sleep_margin_s=margin, log=_print)
+                          rt_priority=rt, cpu=cpu, sleep_margin_s=margin,
+                          live_mirror=None if live is None else live.mirror, log=_print)
     except RigFault as exc:
         print(f"paperlib run: the run could not start: {type(exc).__name__}: {exc}. "
               "Nothing was recorded (drives disabled, link closed).", file=sys.stderr)
@@ -175,6 +205,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("paperlib run: interrupted before the control loop started; nothing recorded", file=sys.stderr)
         return 130
+    finally:
+        if live is not None and res is None:  # no run to look at: no lingering
+            live.stop()
+    try:
+        return _report_run(args, rig, res)
+    finally:
+        if live is not None:
+            _stop_live(live, args.live_linger if res.stop_reason != "interrupted" else 0.0)
+
+
+def _report_run(args: argparse.Namespace, rig: Any, res: Any) -> int:
+    """Print the run's deadlines, links and recording; the exit status."""
     s = res.summary
     _print(f"deadlines: {s['cycles']} cycles, {s['deadline_misses']} started > 1 period late, "
            f"{s['late_commands']} commands after their slot (met {_pct(s['deadline_met_fraction'])}); lateness "
@@ -196,6 +238,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     if res.stop_reason == "interrupted":
         return 130
     return 0 if res.stop_reason == "completed" and res.recording_valid else 1
+
+
+def _stop_live(live: Any, linger_s: float) -> None:
+    """Stop the live page, after ``linger_s`` seconds when the run ended normally (Ctrl-C: at once)."""
+    if linger_s > 0 and live.running():
+        _print(f"live page: {live.url} stays up {linger_s:g} s (Ctrl-C ends it)")
+    try:
+        live.stop(linger_s)
+    except KeyboardInterrupt:
+        live.stop(0.0)
 
 
 def _pct(x: Any) -> str:

@@ -88,6 +88,7 @@ __all__ = [
     "Watchdog",
     "LoopStats",
     "order_problems",
+    "deadline_statistics",
     "run_loop",
 ]
 
@@ -179,6 +180,38 @@ def order_problems(values: dict[str, float], required: bool) -> list[str]:
     if bad:
         return [f"non-finite statistics: {', '.join(bad)}"]
     return [f"{a} {x:g} > {b} {y:g}" for (a, x), (b, y) in zip(v, v[1:]) if x > y]
+
+
+def deadline_statistics(lateness_us: NDArray[np.float64], missed: NDArray[np.bool_]) -> dict[str, Any]:
+    """The loop's deadline statistics from its per-cycle start lateness.
+
+    Parameters
+    ----------
+    lateness_us : ndarray, shape (cycles,)
+        Start lateness of each executed cycle w.r.t. its deadline [us].
+    missed : ndarray of bool, shape (cycles,)
+        Cycles that started more than one period late (the caller compares in its own unit).
+
+    Returns
+    -------
+    dict
+        ``cycles``, ``deadline_misses``, ``stalls`` (runs of consecutive misses) and
+        ``lateness_median_us``, ``lateness_p99_us``, ``lateness_p999_us``, ``lateness_max_us``
+        (NaN without cycles); the names of :class:`LoopStats`.
+    """
+    n = int(missed.shape[0])
+    out: dict[str, Any] = {
+        "cycles": n,
+        "deadline_misses": int(np.count_nonzero(missed)),
+        "stalls": int(np.count_nonzero(missed[1:] & ~missed[:-1]) + (1 if n and missed[0] else 0)),
+        "lateness_median_us": math.nan, "lateness_p99_us": math.nan, "lateness_p999_us": math.nan,
+        "lateness_max_us": math.nan,
+    }
+    if n:
+        p50, p99, p999 = np.percentile(lateness_us, [50.0, 99.0, 99.9])
+        out.update(lateness_median_us=float(p50), lateness_p99_us=float(p99), lateness_p999_us=float(p999),
+                   lateness_max_us=float(lateness_us.max()))
+    return out
 
 
 @dataclass
@@ -642,22 +675,18 @@ def run_loop(
     stats.cycles = i
     stats.slots = min(k, n_slots)
     stats.skipped = skipped
-    missed = lateness[:i] > period_ns
-    stats.deadline_misses = int(np.count_nonzero(missed))
-    stats.stalls = int(np.count_nonzero(missed[1:] & ~missed[:-1]) + (1 if i and missed[0] else 0))
+    lat_us = lateness[:i] * 1e-3
+    deadlines = deadline_statistics(lat_us, lateness[:i] > period_ns)
+    stats.deadline_misses = deadlines["deadline_misses"]
+    stats.stalls = deadlines["stalls"]
     stats.torque_clips = clips
     stats.clipped_cycles = clipped_cycles
     stats.stop_reason = stop_reason  # type: ignore[assignment]
     stats.fault = fault
     stats.elapsed_s = max(0, t_end - t_first) * 1e-9
-    lat_us = lateness[:i] * 1e-3
     stats.lateness_us = lat_us
-    if i:
-        p50, p99, p999 = np.percentile(lat_us, [50.0, 99.0, 99.9])
-        stats.lateness_median_us = float(p50)
-        stats.lateness_p99_us = float(p99)
-        stats.lateness_p999_us = float(p999)
-        stats.lateness_max_us = float(lat_us.max())
+    for key in ("lateness_median_us", "lateness_p99_us", "lateness_p999_us", "lateness_max_us"):
+        setattr(stats, key, deadlines[key])
 
     if writer is not None:
         try:

@@ -275,6 +275,8 @@ def run_session(
     extra_attrs: dict[str, Any] | None = None,
     open_rig: bool = True,
     check_timing: bool = True,
+    live_mirror: str | os.PathLike[str] | None = None,
+    clock: Callable[[], int] | None = None,
     log: Callable[[str], None] | None = None,
 ) -> SessionResult:
     """Run ``controller`` on ``rig`` for ``duration_s`` along the paper's random trajectory.
@@ -321,6 +323,13 @@ def run_session(
     check_timing : bool
         Mark cycles off their period as sample faults (see :class:`ControlStep`); False for an
         emulated rig in lock-step.
+    live_mirror : path-like, optional
+        An empty folder where the recording writer keeps its chunks for a reader in another
+        process while the loop runs (:class:`paperlib.recordings.LiveMirror`; ``paperlib run
+        --live`` serves a page from it). The recording is the same with and without it.
+    clock : callable, optional
+        The loop's monotonic clock [ns] (:func:`~paperlib.hardware.loop.run_loop`; default the
+        host's). A test gives a simulated one (the loop then busy-waits on it, no sleep).
     log : callable, optional
         Progress messages.
 
@@ -424,7 +433,7 @@ def run_session(
             if identity:
                 attrs["devices"] = json.dumps(identity, default=str)
             attrs.update(extra_attrs or {})
-            from paperlib.recordings import RecordingWriter
+            from paperlib.recordings import LiveMirror, RecordingWriter
 
             writer = RecordingWriter(
                 output, [1, 2], robot=rig.robot, source=source, sample_rate_hz=rate, controller=controller,
@@ -434,7 +443,7 @@ def run_session(
                 optional=("temperature",) if temperature else (),
                 extra_channels=_channels(c.param_names),
                 coords={"param": c.param_names, "part": ["dynamic_ff", "friction_ff", "feedback"]},
-                preallocate=n_slots + 2)
+                preallocate=n_slots + 2, mirror=None if live_mirror is None else LiveMirror(live_mirror))
             prep = getattr(rig, "prepare_timing", None)
             if callable(prep):
                 prep(n_slots)
@@ -445,7 +454,9 @@ def run_session(
         gc.unfreeze()
         raise
 
-    if rt_priority > 0 and sleep_margin_s is None:
+    if clock is not None:
+        sleep_margin_s = None  # a simulated clock is read, never slept on
+    elif rt_priority > 0 and sleep_margin_s is None:
         sleep_margin_s = 8e-5  # a SCHED_FIFO loop that always spins is stopped by RT throttling
     old, notes = _set_realtime(rt_priority, cpu)
     for n in notes:
@@ -455,7 +466,7 @@ def run_session(
         stats = run_loop(rig, step, duration_s, rate, writer, watchdog, limits,
                          log_channels=("q", "qd", "qdd", "tau_m", "tau_tgt", "lateness", "digital_inputs")
                          + (("temperature",) if temperature else ()),
-                         sleep_margin_s=sleep_margin_s, open_rig=False)
+                         sleep_margin_s=sleep_margin_s, open_rig=False, clock=clock)
     finally:
         _restore(old)
         gc.unfreeze()

@@ -18,6 +18,9 @@ io
     :func:`write_recording` (validated, compressed, atomic), :func:`read_recording`.
 writer
     :class:`RecordingWriter`, the streaming logger of a control loop, and its :class:`Channel`.
+live_mirror
+    :class:`LiveMirror` (a writer's chunks in shared files while the loop runs) and
+    :class:`LiveReader` (another process reads them: the live page of ``paperlib run --live``).
 storage
     :func:`reduce_recording` and the ``analysis`` / ``full`` storage plans of a pipeline's twin recordings.
 registry
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 from paperlib.recordings.build import config, from_arrays, make_recording, truth, writer_name
 from paperlib.recordings.io import read_recording, write_recording
+from paperlib.recordings.live_mirror import LiveMirror, LiveReader, LiveSnapshot
 from paperlib.recordings.registry import (
     DEFAULT_REGISTRY,
     RegistryEntry,
@@ -89,6 +93,9 @@ __all__ = [
     "ChannelSpec",
     "RecordingError",
     "Channel",
+    "LiveMirror",
+    "LiveReader",
+    "LiveSnapshot",
     "from_arrays",
     "require_channels",
     "plausibility",

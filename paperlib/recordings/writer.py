@@ -17,6 +17,7 @@ import xarray as xr
 from paperlib import provenance
 from paperlib.recordings.build import _coords, _global_attrs, _qualifiers
 from paperlib.recordings.io import write_recording
+from paperlib.recordings.live_mirror import LiveMirror
 from paperlib.recordings.schema import ALLOWED_NAN, CHANNELS, GRID_TOL, LOOP_CHANNELS, STEP_RTOL, RecordingError
 from paperlib.recordings.validation import _check_attrs, _check_joint
 
@@ -91,6 +92,10 @@ class RecordingWriter:
     flush_every_s : float, optional
         Also write the file every this many seconds of recording time. A flush rewrites the
         whole file (O(samples so far)): do not use it inside a hard real-time loop.
+    mirror : LiveMirror, optional
+        Keep the chunks in the mirror's shared files, for a reader in another process while the
+        run goes (:mod:`paperlib.recordings.live_mirror`; the live page). The samples and the
+        file written are the same as without it; :meth:`append` does no file I/O for it.
 
     Examples
     --------
@@ -125,6 +130,7 @@ class RecordingWriter:
         chunk_size: int = 1 << 14,
         preallocate: int = 0,
         flush_every_s: float | None = None,
+        mirror: LiveMirror | None = None,
     ) -> None:
         self.path = Path(path)
         self._name = str(self.path)
@@ -171,6 +177,13 @@ class RecordingWriter:
         self._chunk_size = int(chunk_size)
         if self._chunk_size < 1:
             raise ValueError("chunk_size must be >= 1")
+        self._mirror = mirror
+        # samples appended, and a state field: the mirror's shared counter, or a private one
+        self._count = np.zeros(2, dtype=np.int64) if mirror is None else mirror.start(
+            channels={c: {"long_name": spec.long_name, "units": spec.units, "dims": list(spec.dims),
+                          "dtype": spec.dtype} for c, spec in channels.items()},
+            shapes=self._shapes, coords=self._coords, joint_labels=self._joint_labels,
+            chunk_size=self._chunk_size, sample_rate_hz=self._fs, attrs=self._attrs)
         self._chunks: list[tuple[np.ndarray, dict[str, np.ndarray]]] = []
         for _ in range(max(1, -(-int(preallocate) // self._chunk_size))):
             self._chunks.append(self._new_chunk())
@@ -187,6 +200,8 @@ class RecordingWriter:
 
     # -- buffers ---------------------------------------------------------------------------
     def _new_chunk(self) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        if self._mirror is not None:
+            return self._mirror.chunk(len(self._chunks), self._chunk_size)
         t = np.full(self._chunk_size, np.nan)
         bufs = {}
         for cname, spec in self._channels.items():
@@ -262,6 +277,7 @@ class RecordingWriter:
         self._t_last = t
         self._j = j + 1
         self._n += 1
+        self._count[0] = self._n  # after the row: a live reader copies rows below the count
         if self._next_flush is not None and t >= self._next_flush:
             self._next_flush = t + self._flush_every
             self.flush()
@@ -348,11 +364,22 @@ class RecordingWriter:
         ds = self._dataset(self._fault)
         if ds is None:
             msg = f"{self._name}: fewer than 2 valid samples ({self._n} appended): nothing written"
+            self._mirror_finished(None, self._fault or msg)
             if self._fault is None:
                 raise RecordingError(msg)
             warnings.warn(msg, RuntimeWarning, stacklevel=2)
             return None
-        return write_recording(ds, self.path)
+        try:
+            path = write_recording(ds, self.path)
+        except BaseException as exc:
+            self._mirror_finished(None, f"{type(exc).__name__}: {exc}")
+            raise
+        self._mirror_finished(path, self._fault)
+        return path
+
+    def _mirror_finished(self, path: Path | None, fault: str | None) -> None:
+        if self._mirror is not None:
+            self._mirror.finish(path, fault)
 
     def close(self) -> Path | None:
         """Write the recording (without fault) and close; same as ``finish(None)``."""

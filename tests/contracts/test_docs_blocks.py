@@ -78,6 +78,8 @@ RUN: dict[str, dict[str, str | None]] = {
     "hardware.md": {  # 0.5 s instead of 40 s: the same command, shorter
         "paperlib run --rig twin --controller AC --duration 40 --output twin.nc":
             "paperlib run --rig twin --controller AC --duration 0.5 --output twin.nc",
+        "paperlib run --rig twin --controller AC --duration 40 --output twin.nc --live":
+            "paperlib run --rig twin --controller AC --duration 0.5 --output twin.nc --live",
     },
 }
 #: How a page's commands are prepared for (a file they read), and whether they are slow.
@@ -109,6 +111,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "cluster: CI starts one and runs tests/layers/sweeps/test_sweep_slurm.py",
     ("hardware.md", "paperlib run --rig hardware --config config/rig.toml --controller AC --duration 40 --output run.nc [--seed 1]"):
         "needs the robot (EtherCAT drives and the IMU board)",
+    ("hardware.md", "paperlib run --rig hardware --config config/rig.toml --duration 40 --output run.nc --live "
+                    "--live-port 8800 --live-linger 120"):
+        "needs the robot; the live page of a twin run is run above and opened in Chromium by "
+        "tests/layers/live/test_live_page_browser.py (marked browser)",
     ("hardware.md", "paperlib hardware probe --interface enp3s0"): "needs an EtherCAT network interface",
     ("hardware.md", "sudo paperlib hardware selftest --duration 12 --json selftest.json"): "needs root "
         "(network namespaces): tests marked root run it (in lock step)",

@@ -21,6 +21,7 @@ import pytest
 from paperlib.hardware.imu_link import ImuJointCalibration, ImuReceiver, imu_to_joint_rates
 from paperlib.hardware.loop import DEFAULT_LOG_CHANNELS, Limits, LoopStats, Watchdog, run_loop
 from paperlib.rig import Measurement, Rig, RigFault
+from simulated_clock import SimulatedClock  # this folder's helper module
 
 RATE = 4000.0
 WITH_LATENESS = DEFAULT_LOG_CHANNELS + ("lateness",)
@@ -125,20 +126,6 @@ def test_loop_runs_one_second_at_4khz_with_statistics():
                                    "tau_tgt", "lateness"}
     np.testing.assert_allclose(writer.t, np.arange(4000) / RATE, atol=1e-12)  # gap-free grid
     json.dumps(stats.as_dict())
-
-
-class SimulatedClock:
-    """A monotonic clock [ns] that moves 1 us per reading and by what a simulated step spends."""
-
-    def __init__(self) -> None:
-        self.now_ns = 0
-
-    def __call__(self) -> int:
-        self.now_ns += 1_000
-        return self.now_ns
-
-    def spend(self, ns: int) -> None:
-        self.now_ns += ns
 
 
 def test_slow_steps_are_counted_as_misses_and_still_logged():

@@ -11,7 +11,6 @@ after building the site. Screenshots go to ``results/screenshots/book/`` (``PAPE
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -26,14 +25,6 @@ SITE = Path(os.environ.get("PAPERLIB_BOOK", REPO_ROOT / "results" / "book"))
 SHOTS = Path(os.environ.get("PAPERLIB_SHOTS", REPO_ROOT / "results" / "screenshots" / "book"))
 # Chromium's own GPU/driver chatter is logged as warnings; errors are what we refuse.
 BAD_CONSOLE_TYPES = {"error"}
-
-
-def _chromium() -> str:
-    exe = os.environ.get("PAPERLIB_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    if not exe:
-        pytest.fail("no chromium binary: install Debian's chromium (apt-get install -y chromium) "
-                    "or set PAPERLIB_CHROMIUM")
-    return exe
 
 
 def _pages(site: Path) -> list[str]:
@@ -55,11 +46,11 @@ def site_url():
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(chromium_executable):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox", "--disable-dev-shm-usage"])
+        b = p.chromium.launch(executable_path=chromium_executable, args=["--no-sandbox", "--disable-dev-shm-usage"])
         yield b
         b.close()
 
