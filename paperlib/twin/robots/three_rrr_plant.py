@@ -85,6 +85,15 @@ class ThreeRRRPlant:
             raise ValueError(f"3-RRR plant: start point {self.p.tolist()} m is outside the workspace (status {s})")
         self.th[:] = self._chi[:3]
         self._rates()
+        self._compile()
+
+    def _compile(self) -> None:
+        """Run one period on a copy of the state, so the compiled period is ready before the first frame."""
+        p, pd, z = self.p.copy(), self.pd.copy(), self.z.copy()
+        plant_period(p, pd, z, self._Tj, np.zeros(3), self.twin.drive_gain, self._fric, self._kid, self._prm, self.h,
+                     int(self.twin.plant_substeps), self._M, self._hb, self._D, self._qd, self._qd0, self._F, self._net,
+                     self._Q, self._k1v, self._work, self._dp, self._qd_start)
+        self._rates()
 
     def _rates(self) -> None:
         s = robot_state_terms(self._kid, self.p, self.pd, self._prm, self._M, self._hb, self._D, self._qd)
