@@ -100,7 +100,7 @@ def _room_recording(session_nc: Path) -> xr.Dataset:
 
 
 def record_sampling_on_rig(rig_file: str | os.PathLike[str], output: str | os.PathLike[str], *, emulated: bool,
-                           workdir: str | os.PathLike[str] | None = None,
+                           workdir: str | os.PathLike[str] | None = None, max_duration_s: float | None = None,
                            log: Callable[[str], None] | None = None) -> xr.Dataset:
     """Run the sampling run on the rig and write the room's recording to ``output`` (module docstring).
 
@@ -114,6 +114,8 @@ def record_sampling_on_rig(rig_file: str | os.PathLike[str], output: str | os.Pa
         Bring up the emulated devices (root; lock-step) instead of using the file's interface.
     workdir : path-like, optional
         Where the session's own files go (default: a temporary folder, removed afterwards).
+    max_duration_s : float, optional
+        Stop the run after this long [s] (the first positions only; the tests' short run).
     log : callable, optional
         Progress messages.
 
@@ -138,6 +140,8 @@ def record_sampling_on_rig(rig_file: str | os.PathLike[str], output: str | os.Pa
     if len(settings.axes) != 3:
         raise RigUnavailable(f"rrr: rig file {rig_file}: the 3-RRR has three drives, the chain has {len(settings.axes)} axes")
     duration_s, session, emulator = sampling_session(float(settings.cycle_hz or 1000.0))
+    if max_duration_s is not None:
+        duration_s = min(duration_s, float(max_duration_s))
     tmp = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="paperlib_rrr_rig_"))
     tmp.mkdir(parents=True, exist_ok=True)
     try:
