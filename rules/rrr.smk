@@ -9,7 +9,7 @@
 # the location runs, the twin variants: recordings/tracking/...) through the kit's RecordingSource, from the
 # release with no twin run.
 # hardware (`paperlib reproduce rrr --source hardware --rig-config RIG [--emulate-rig]`): the sampling run is the
-# experiment's motion on the rig (`python -m paperlib.experiments.rrr.run record-sampling-rig`: the real master, the one
+# experiment's motion on the rig (`python -m paperlib.experiments.rrr.rig_runs`: the real master, the one
 # real-time loop and recording writer); with --emulate-rig on paperlib's emulated drives around the 3-RRR twin, in
 # lock-step, labelled source = twin, rig = emulated-hardware. The runs notebook 02 makes itself (Table 5 paths, location
 # runs, twin variants) are the twin's, labelled so: they compare controllers on the twin and its variants. Without a rig
@@ -36,10 +36,10 @@ RRR_NB_RECS = {"01_identification": [],
 RRR_RIG = config.get("rig_config") or ""
 RRR_EMULATE = str(config.get("emulate_rig", "")).lower() in ("1", "true", "yes")
 if SOURCE == "hardware":
-    RRR_REC_CODE = CODE_INPUTS(["paperlib.experiments.rrr.run", "paperlib.experiments.rrr.rig_runs",
+    RRR_REC_CODE = CODE_INPUTS(["paperlib.experiments.rrr.rig_runs",
                                 "paperlib.hardware.joint_selftest", "paperlib.hardware.joint_rig",
                                 "paperlib.hardware.emulators.joint_rig", "paperlib.twin.robots.three_rrr_plant"])
-    RRR_RECORD = ("{PY} -m paperlib.experiments.rrr.run record-sampling-rig --rig-config " + f"'{RRR_RIG}'"
+    RRR_RECORD = ("{PY} -m paperlib.experiments.rrr.rig_runs --rig-config " + f"'{RRR_RIG}'"
                   + (" --emulated" if RRR_EMULATE else ""))
 else:
     RRR_REC_CODE = CODE_INPUTS(["paperlib.experiments.rrr.run"])

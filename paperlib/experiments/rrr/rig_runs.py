@@ -1,5 +1,8 @@
 """The room's identification run made on its rig (``source hardware``): the sampling run through the one real-time loop.
 
+``python -m paperlib.experiments.rrr.rig_runs --rig-config RIG.toml [--emulated] --output sampling_pd.nc``
+(the pipeline's rule with ``--source hardware``).
+
 The 21-point sampling run (:mod:`paperlib.experiments.rrr.sampling`, the data of Table 2) is run on
 the 3-RRR's rig of a rig file (``config/rigs/three_rrr.toml``: three single-axis CiA 402 drives in
 cyclic synchronous torque) by :func:`~paperlib.hardware.joint_session.run_joint_session` (the real
@@ -23,12 +26,14 @@ does not read it.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import xarray as xr
 
@@ -152,3 +157,26 @@ def record_sampling_on_rig(rig_file: str | os.PathLike[str], output: str | os.Pa
     finally:
         if workdir is None:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m paperlib.experiments.rrr.rig_runs``: the sampling run on the rig, written as a recording."""
+    ap = argparse.ArgumentParser(prog="python -m paperlib.experiments.rrr.rig_runs",
+                                 description="run the 21-point sampling run on the 3-RRR's rig and write the recording")
+    ap.add_argument("--rig-config", required=True, metavar="RIG.toml", help="the rig file (config/rigs/three_rrr.toml)")
+    ap.add_argument("--emulated", action="store_true",
+                    help="emulate the rig file's devices around the twin (root; recording labelled source = twin, "
+                         "rig = emulated-hardware)")
+    ap.add_argument("--output", required=True, help="recording file to write (.nc)")
+    a = ap.parse_args(argv)
+    try:
+        ds = record_sampling_on_rig(a.rig_config, a.output, emulated=a.emulated, log=print)
+    except (OSError, ValueError, RuntimeError) as exc:  # RigUnavailable, RigRunError
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {a.output} (source = {ds.attrs['source']}, rig = {ds.attrs.get('rig')}, {ds.sizes['time']} samples)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

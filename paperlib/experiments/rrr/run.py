@@ -2,9 +2,9 @@
 
 ``python -m paperlib.experiments.rrr.run record-sampling --output results/rrr/recordings/sampling_pd.nc``
     the 21-point sampling run on the twin, drive PD loops only (the identification data).
-``python -m paperlib.experiments.rrr.run record-sampling-rig --rig-config RIG.toml [--emulated] --output ...``
-    the same run on the 3-RRR's rig (:mod:`paperlib.experiments.rrr.rig_runs`; ``--emulated``: the rig
-    file's drives emulated around the twin, labelled ``source = twin``, ``rig = emulated-hardware``).
+
+The same run on the 3-RRR's rig: ``python -m paperlib.experiments.rrr.rig_runs`` (its own module, so
+the twin rule's code inputs never include the hardware layer).
 """
 
 from __future__ import annotations
@@ -48,24 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("record-sampling", help="simulate the 21-point sampling run on the twin and write the recording")
     p.add_argument("--output", required=True, help="recording file to write (.nc)")
     p.add_argument("--twin", default=None, help="twin description TOML (default data/twin/three_rrr_twin.toml)")
-    r = sub.add_parser("record-sampling-rig", help="run the 21-point sampling run on the rig of a rig file and write the recording")
-    r.add_argument("--rig-config", required=True, metavar="RIG.toml", help="the rig file (config/rigs/three_rrr.toml)")
-    r.add_argument("--emulated", action="store_true",
-                   help="emulate the rig file's devices around the twin (root; recording labelled source = twin, "
-                        "rig = emulated-hardware)")
-    r.add_argument("--output", required=True, help="recording file to write (.nc)")
     a = ap.parse_args(argv)
-    if a.step == "record-sampling-rig":
-        from paperlib.experiments.rrr.rig_runs import record_sampling_on_rig
-
-        try:
-            ds = record_sampling_on_rig(a.rig_config, a.output, emulated=a.emulated, log=print)
-        except (OSError, ValueError, RuntimeError) as exc:  # RigUnavailable, RigRunError
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        print(f"wrote {a.output} (source = {ds.attrs['source']}, rig = {ds.attrs.get('rig')}, "
-              f"{ds.sizes['time']} samples)")
-        return 0
     try:
         path = record_sampling(a.output, a.twin)
     except (OSError, ValueError) as exc:
