@@ -7,7 +7,13 @@
 # Sources: twin (default) or archive (`paperlib reproduce rrr --archive DIR`): the sampling run's rule copies
 # it from the release (RECORDING_SHELL), and notebook 02 obtains each run it makes itself (the Table 5 paths,
 # the location runs, the twin variants: recordings/tracking/...) through the kit's RecordingSource, from the
-# release with no twin run. hardware is refused (Room.sources): there is no live 3-RRR rig yet.
+# release with no twin run.
+# hardware (`paperlib reproduce rrr --source hardware --rig-config RIG [--emulate-rig]`): the sampling run is the
+# experiment's motion on the rig (`python -m paperlib.experiments.rrr.rig_runs`: the real master, the one
+# real-time loop and recording writer); with --emulate-rig on paperlib's emulated drives around the 3-RRR twin, in
+# lock-step, labelled source = twin, rig = emulated-hardware. The runs notebook 02 makes itself (Table 5 paths, location
+# runs, twin variants) are the twin's, labelled so: they compare controllers on the twin and its variants. Without a rig
+# file the room's check (rig_runs.reproduce_check) refuses.
 
 from paperlib.experiments.rrr import report as RRR_REPORT
 
@@ -27,6 +33,17 @@ RRR_READS = {"01_identification": [], "02_tracking": [f"{RRR_RES}/01_identificat
 # The recordings a notebook obtains itself (RecordingSource: made by the twin, or copied from the release).
 RRR_NB_RECS = {"01_identification": [],
                "02_tracking": [f"{RRR_RES}/recordings/{n}.nc" for n in RRR_REPORT.tracking_recordings()]}
+RRR_RIG = config.get("rig_config") or ""
+RRR_EMULATE = str(config.get("emulate_rig", "")).lower() in ("1", "true", "yes")
+if SOURCE == "hardware":
+    RRR_REC_CODE = CODE_INPUTS(["paperlib.experiments.rrr.rig_runs",
+                                "paperlib.hardware.joint_selftest", "paperlib.hardware.joint_rig",
+                                "paperlib.hardware.emulators.joint_rig", "paperlib.twin.robots.three_rrr_plant"])
+    RRR_RECORD = ("{PY} -m paperlib.experiments.rrr.rig_runs --rig-config " + f"'{RRR_RIG}'"
+                  + (" --emulated" if RRR_EMULATE else ""))
+else:
+    RRR_REC_CODE = CODE_INPUTS(["paperlib.experiments.rrr.run"])
+    RRR_RECORD = "{PY} -m paperlib.experiments.rrr.run record-sampling"
 
 
 def _rrr_figs(nb):
@@ -35,7 +52,8 @@ def _rrr_figs(nb):
 
 def _rrr_params(nb):
     p = {"results_file": f"{RRR_RES}/{nb}.json", "figures_dir": f"{FIGURES}/rrr", "formats": ["png", "svg"],
-         "recording": RRR_REC, "source": SOURCE or "twin", "archive": ARCHIVE, "results_dir": RRR_RES}
+         "recording": RRR_REC, "source": "twin" if SOURCE in (None, "hardware") else SOURCE, "archive": ARCHIVE,
+         "results_dir": RRR_RES}
     if nb == "02_tracking":
         p["identification_file"] = f"{RRR_RES}/01_identification.json"
     return p
@@ -52,18 +70,19 @@ PAPER_TARGETS["rrr"] = (
 room_table("rrr", res=RRR_RES)
 
 
-# The identification data: the 21-point sampling run on the twin (source = twin), or its copy from the release.
+# The identification data: the 21-point sampling run on the twin (source = twin), its copy from the release, or
+# (source hardware) the run on the rig.
 rule rrr_sampling_recording:
     input:
         codegen=CODEGEN_OK,
-        code=CODE_INPUTS(["paperlib.experiments.rrr.run"]),
+        code=RRR_REC_CODE,
         data=RRR_DATA,
     output:
         RRR_REC,
     log:
         f"{RRR_RES}/logs/sampling_recording.log",
     shell:
-        RECORDING_SHELL("{PY} -m paperlib.experiments.rrr.run record-sampling --output {output} > {log} 2>&1")
+        RECORDING_SHELL(RRR_RECORD + " --output {output} > {log} 2>&1")
 
 
 # Notebook 01: Table 2 (Kostic and Coulomb + viscous fits), Table 4, Fig. 4.

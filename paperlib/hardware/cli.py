@@ -114,8 +114,8 @@ def add_parser(subparsers: Any) -> None:
     st.add_argument("--rig-file", "--rig", dest="rig_file", default=None,
                     help="rig TOML whose [rig] robot and [[ethercat.slave]] chain the master expects (default "
                          "config/rig.example.toml, the flagship's; config/rigs/ holds the rigs' own files; a rig "
-                         "whose [rig] twin is \"torque_joint\", config/rigs/bearing.toml, runs the single-joint "
-                         "self-test, paperlib.hardware.joint_selftest)")
+                         "with a [joint] drive train, config/rigs/bearing.toml or config/rigs/three_rrr.toml, runs "
+                         "the joint-space self-test around its [rig] twin, paperlib.hardware.joint_selftest)")
     st.add_argument("--quiet", action="store_true", help="print only the JSON summary")
     st.set_defaults(func=cmd_selftest)
     ci = sub.add_parser("calibrate-imu", help="IMU conversion rows from a recording (nominal IMU conversion)")

@@ -1,4 +1,4 @@
-"""A single-joint EtherCAT rig behind the :class:`~paperlib.rig.Rig` interface: one drive axis and analog terminals.
+"""A joint-space EtherCAT rig behind the :class:`~paperlib.rig.Rig` interface: drive axes and analog terminals.
 
 The bearing room's rig (paper 004: one joint with an integrated joint torque sensor, an external
 load cell) has no IMU board: its measurement is the drive's encoder and velocity, the drive's
@@ -14,7 +14,10 @@ torque, and the analog terminals' channels (:mod:`paperlib.hardware.analog_termi
 =================  ==============================================================  =======
 
 (``tau_s`` / ``tau_ref`` / ``temperature`` exist when the rig file's terminals provide them.) The
-rig file's ``[joint]`` table gives the drive train (:class:`JointTrain`). A terminal whose status
+rig file's ``[joint]`` table gives the drive train (:class:`JointTrain`). A rig of several axes
+without an IMU board (the 3-RRR's three single-axis drives) is the same rig with one column per
+axis, in the rig file's axis order, every axis with the ``[joint]`` drive train; a terminal
+channel's ``joint`` (1-based) is the column it fills. A terminal whose status
 says its value is invalid (a broken bridge wire, an open or out-of-range RTD) makes the master
 raise :class:`~paperlib.hardware.analog_terminals.TerminalFault` in ``read``, on the cycle its
 reply carries the error bit; :func:`paperlib.hardware.loop.run_loop` then stops safely (zero
@@ -57,6 +60,8 @@ class JointTrain:
         Joint-angle range; leaving it stops the run [deg].
     kp_Nm_per_rad, kd_Nm_s_per_rad : float
         Joint impedance gains of the self-test's moves (joint side).
+    selftest_move_deg : float
+        Length of the self-test's moves (out and back, every axis) [deg].
     """
 
     gear_ratio: float
@@ -66,6 +71,7 @@ class JointTrain:
     q_max_deg: float = 1080.0
     kp_Nm_per_rad: float = 60.0
     kd_Nm_s_per_rad: float = 6.0
+    selftest_move_deg: float = 180.0
 
     @classmethod
     def from_settings(cls, settings: RigSettings) -> "JointTrain":
@@ -80,8 +86,8 @@ class JointTrain:
         train = cls(**{k: (int(v) if k == "encoder_counts_per_motor_rev" else float(v)) for k, v in tab.items()})
         if not (train.gear_ratio > 0 and train.max_motor_torque_Nm > 0 and train.q_min_deg < train.q_max_deg):
             raise ValueError(f"{where}: [joint] needs gear_ratio > 0, max_motor_torque_Nm > 0, q_min_deg < q_max_deg")
-        if len(settings.axes) != 1:
-            raise ValueError(f"{where}: a single-joint rig has one CiA 402 axis, the chain has {len(settings.axes)}")
+        if len(settings.axes) < 1:
+            raise ValueError(f"{where}: a joint-space rig needs at least one CiA 402 axis, the chain has none")
         return train
 
 
@@ -94,29 +100,29 @@ class JointRig(Rig):
         The rig file's settings (``cycle_hz`` required).
     """
 
-    n_joints = 1
     origins = {"qd": "drive"}
     torque_side = "motor"
 
     def __init__(self, settings: RigSettings) -> None:
         if settings.cycle_hz is None:
             where = settings.source_file or settings.name
-            raise ValueError(f"rig {where}: a single-joint rig needs [ethercat] cycle_hz")
+            raise ValueError(f"rig {where}: a joint-space rig needs [ethercat] cycle_hz")
         self.settings = settings
         self.train = JointTrain.from_settings(settings)
+        self.n_joints = len(settings.axes)
         self.robot = settings.robot
         self.sample_rate_hz = float(settings.cycle_hz)
-        signals = [c.signal for c in settings.terminals if c.joint == 0]
-        self.channels = ("q", "qd", "tau_m", *dict.fromkeys(signals))
-        self._slot = [(name, i) for i, c in enumerate(settings.terminals) if c.joint == 0 for name in (c.signal,)]
+        mine = [(i, c) for i, c in enumerate(settings.terminals) if 0 <= c.joint < self.n_joints]
+        self.channels = ("q", "qd", "tau_m", *dict.fromkeys(c.signal for _, c in mine))
+        self._slot = [(c.signal, c.joint, i) for i, c in mine]
         self.source = "hardware"
         self.rig_label = "hardware"
         self.emulated: bool | None = None
         self.identity: dict[str, Any] = {}
         self.master: EthercatMaster | None = None
         self.timings: dict[str, float] = {}
-        self._m = Measurement(1, self.channels)
-        self._zero = np.zeros(1)
+        self._m = Measurement(self.n_joints, self.channels)
+        self._zero = np.zeros(self.n_joints)
         self._in_flight = False
         self._cycle = 0
         # per-cycle read / command timestamps for the deadline analysis (prepare_timing)
@@ -134,7 +140,7 @@ class JointRig(Rig):
     def ethercat_config(self) -> EthercatConfig:
         s, tr = self.settings, self.train
         return EthercatConfig(chain=s.chain, coupler_index=s.coupler_index, axes=s.axes, terminals=s.terminals,
-                              counts_per_rev=tr.encoder_counts_per_motor_rev, gear_ratio=(tr.gear_ratio,),
+                              counts_per_rev=tr.encoder_counts_per_motor_rev, gear_ratio=(tr.gear_ratio,) * self.n_joints,
                               cycle_time_s=1.0 / self.sample_rate_hz, use_dc=s.use_dc,
                               max_consecutive_errors=s.max_lost_frames + 1, pd_watchdog_s=s.pd_watchdog_s,
                               nonblocking_receive=True)
@@ -217,12 +223,12 @@ class JointRig(Rig):
 
     def _fill(self, pos: np.ndarray, vel: np.ndarray, tau: np.ndarray) -> Measurement:
         meas = self._m
-        meas.q[0] = pos[0]
-        meas.qd[0] = vel[0]
-        meas.tau_m[0] = tau[0]
+        meas.q[:] = pos[: self.n_joints]
+        meas.qd[:] = vel[: self.n_joints]
+        meas.tau_m[:] = tau[: self.n_joints]
         values = self.master.terminals.values  # type: ignore[union-attr]
-        for name, i in self._slot:
-            getattr(meas, name)[0] = values[i]
+        for name, j, i in self._slot:
+            getattr(meas, name)[j] = values[i]
         meas.t = self._cycle / self.sample_rate_hz
         return meas
 
@@ -264,12 +270,15 @@ class JointRig(Rig):
 
     def channel_sources(self) -> dict[str, Any]:
         """Which terminal and channel each recording channel came from, and the drive's."""
-        out = {"q": {"1": {"device": "drive", "object": "0x6064 / gear ratio", "unit": "rad"}},
-               "qd": {"1": {"device": "drive", "object": "0x606C / gear ratio", "unit": "rad/s"}},
-               "tau_m": {"1": {"device": "drive", "object": "0x6077 (motor side)", "unit": "N m"}}}
-        axis = self.settings.axes[0]
-        for entry in out.values():
-            entry["1"].update(drive=self.settings.chain[axis.slave].name, chain_position=axis.slave)
+        objects = {"q": ("0x6064 / gear ratio", "rad"), "qd": ("0x606C / gear ratio", "rad/s"),
+                   "tau_m": ("0x6077 (motor side)", "N m")}
+        out: dict[str, Any] = {}
+        for name, (obj, unit) in objects.items():
+            out[name] = {}
+            for k, axis in enumerate(self.settings.axes):
+                entry = {"device": "drive", "object": obj if axis.offset == 0 else f"{obj} + 0x{axis.offset:X}",
+                         "unit": unit, "drive": self.settings.chain[axis.slave].name, "chain_position": axis.slave}
+                out[name][str(k + 1)] = entry
         if self.master is not None:
             out.update(self.master.terminals.sources())
         return out

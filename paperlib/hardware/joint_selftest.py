@@ -1,14 +1,16 @@
-"""``paperlib hardware selftest`` for a single-joint rig: the real master against its emulated chain.
+"""``paperlib hardware selftest`` for a joint-space rig: the real master against its emulated chain.
 
-:func:`paperlib.hardware.selftest.selftest` hands a rig file whose ``[rig] twin`` is
-``"torque_joint"`` to :func:`selftest_joint`, which (as root)
+:func:`paperlib.hardware.selftest.selftest` hands a rig file with a ``[joint]`` drive train (no IMU
+board: the bearing room's single joint, the 3-RRR's three drives) to :func:`selftest_joint`, which
+(as root)
 
 1. creates the network-namespace pair and starts the emulated rig in the slave namespace
-   (:mod:`paperlib.hardware.emulators.joint_rig`: the chain the rig file spells out -- its drive and
-   analog terminals -- around the joint twin);
+   (:mod:`paperlib.hardware.emulators.joint_rig`: the chain the rig file spells out -- its drives and
+   analog terminals -- around the stepped twin its ``[rig] twin`` names);
 2. runs :class:`~paperlib.hardware.joint_rig.JointRig` (the pysoem/SOEM master: PRE-OP settings of the
    terminals by SDO, tare, OP, the axis enabled) and :func:`~paperlib.hardware.joint_session.run_joint_session`
-   (impedance moves through the real-time loop, recorded) in the master namespace;
+   (impedance moves of ``[joint] selftest_move_deg`` out and back on every axis, through the
+   real-time loop, recorded) in the master namespace;
 3. stops the emulator, removes the namespaces and returns the JSON summary: ``robot``, ``rig_file``,
    ``slaves``, ``cycles``, ``fault``, ``stop_reason``, ``recording``, ``recording_valid``, the deadline
    statistics, ``channel_sources``, the recorded ``tau_s`` / ``tau_ref`` against the twin's sensor
@@ -90,6 +92,7 @@ def selftest_joint(identity: RigSettings, *, duration_s: float = 6.0, seed: int 
     wd.mkdir(parents=True, exist_ok=True)
     cycle_hz = float(identity.cycle_hz or 1000.0)
     emu_cfg: dict[str, Any] = {"chain": emulated_chain(identity.chain, identity.axes, identity.terminals),
+                               "twin": identity.twin or "torque_joint",
                                "seed": int(seed), "cycle_s": 1.0 / cycle_hz, "lockstep": bool(lockstep),
                                "load": {"grade": "good", "index": 0, "seed": 11}}
     emu_cfg.update(emulator or {})
@@ -108,11 +111,13 @@ def selftest_joint(identity: RigSettings, *, duration_s: float = 6.0, seed: int 
                                emulated=True, cycle_hz=cycle_hz, max_lost_frames=max_lost_frames,
                                receive_timeout_s=receive_timeout_s, pd_watchdog_s=pd_watchdog_s)
             rig = JointRig(settings)
+            move = math.radians(rig.train.selftest_move_deg)
             try:
                 res = run_joint_session(rig, duration_s=duration_s, output=wd / "selftest.nc", seed=seed,
                                         truth=emu.info.get("truth") if emu else None,
                                         watchdog=Watchdog(max_imu_age_s=None, max_frame_errors=max_lost_frames),
-                                        sleep_margin_s=None if lockstep else 1e-3, log=say, **(session or {}))
+                                        sleep_margin_s=None if lockstep else 1e-3, log=say,
+                                        **(session or {"distances_rad": (move, -move)}))
             finally:
                 m = rig.master
                 if m is not None and m.found:

@@ -194,7 +194,7 @@ def selftest(
     """
     say = log or (lambda s: None)
     identity = load_rig_settings(DEFAULT_RIG_FILE if rig_file is None else rig_file)
-    if identity.twin == "torque_joint":  # a single-joint rig (the bearing room's): its own self-test
+    if identity.joint is not None:  # a joint-space rig without IMU (single joint, 3-RRR): its own self-test
         from paperlib.hardware.joint_selftest import selftest_joint
 
         return selftest_joint(identity, duration_s=duration_s, seed=seed, json_out=json_out, workdir=workdir,

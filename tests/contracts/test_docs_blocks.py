@@ -125,6 +125,12 @@ NOT_RUN: dict[tuple[str, str], str] = {
                     "--emulate-rig --cores 1"):
         "needs root (network namespaces) and minutes: tests/rooms/bearing/test_bearing_hardware_source.py builds the "
         "room from the emulated rig (marked root and build)",
+    ("hardware.md", "sudo paperlib hardware selftest --rig config/rigs/three_rrr.toml --lockstep --duration 5 --json out.json"):
+        "needs root (network namespaces): tests/layers/hardware/test_three_rrr_rig.py runs it (marked root)",
+    ("hardware.md", "sudo paperlib reproduce rrr --source hardware --rig-config config/rigs/three_rrr.toml "
+                    "--emulate-rig --cores 1"):
+        "needs root (network namespaces) and ~10 min: tests/rooms/rrr/test_rrr_hardware_source.py runs the room's "
+        "sampling run on the emulated rig, shortened (marked root); the full build's numbers are in docs/rrr.md",
     ("hardware.md", "paperlib hardware calibrate-imu pd_run.nc --output imu_calibration.toml"): "needs a PD run "
         "recorded with the IMU stream (pd_run.nc); tested in tests/layers/hardware/",
     ("notebooks.md", "make kernel"): "makes the environment this test runs in",

@@ -61,24 +61,10 @@ def reproduce_check(run_config: Mapping[str, Any], args: Any) -> None:
         absent, or ``--emulate-rig`` where the emulated devices cannot be brought up (not root, no
         network namespaces).
     """
-    if getattr(args, "source", None) != "hardware":
-        return
-    from paperlib.experiments.bearing.rig_runs import check_rig
-    from paperlib.experiments.kit.rig_config import RigUnavailable
+    from paperlib.experiments.bearing.rig_runs import RIG_REQUIRED_KEYS
+    from paperlib.experiments.kit.rig_runs import hardware_check
 
-    emulated = bool(getattr(args, "emulate_rig", False))
-    try:
-        check_rig(getattr(args, "rig_config", None), emulated=emulated)
-    except RigUnavailable as exc:
-        hint = "" if emulated or not getattr(args, "rig_config", None) else (" (with --emulate-rig, as root, the rig file's devices are emulated around the "
-                                    "joint twin instead: recordings labelled source = twin, rig = emulated-hardware)")
-        raise RigUnavailable(f"bearing: {exc}{hint}") from None
-    if emulated:
-        from paperlib.hardware import netns
-
-        reason = netns.unavailable_reason()
-        if reason:
-            raise RigUnavailable(f"bearing: --emulate-rig cannot bring up the emulated rig: {reason}")
+    hardware_check("bearing", args, RIG_REQUIRED_KEYS, "the joint twin")
 
 
 def notebook_outputs(nb: str, res: str, fig: str, formats: list[str]) -> dict[str, Any]:

@@ -34,7 +34,9 @@ from typing import Any, Callable, Mapping
 
 import xarray as xr
 
-from paperlib.experiments.kit.rig_config import BASE_REQUIRED_KEYS, RigUnavailable, load_rig_config, require_rig
+from paperlib.experiments.kit import rig_runs as kit_rig
+from paperlib.experiments.kit.rig_config import BASE_REQUIRED_KEYS
+from paperlib.experiments.kit.rig_runs import RigRunError
 
 __all__ = ["RIG_REQUIRED_KEYS", "KEPT_CHANNELS", "RigRunError", "session_kwargs", "emulator_config",
            "record_on_rig", "check_rig"]
@@ -45,18 +47,12 @@ RIG_REQUIRED_KEYS: tuple[tuple[str, str], ...] = BASE_REQUIRED_KEYS + (("joint",
 KEPT_CHANNELS = ("q", "tau_s", "tau_ref", "q_sp", "tau_m", "tau_tgt")
 
 
-class RigRunError(RuntimeError):
-    """A run on the rig stopped with a fault or left no valid recording."""
-
-
 def check_rig(rig_file: str | os.PathLike[str] | None, *, emulated: bool) -> dict[str, Any]:
     """The rig file if the room can run on it; :class:`RigUnavailable` otherwise.
 
     Emulated: the file and its keys (the devices are brought up by the run). Real: also its interface.
     """
-    if emulated:
-        return load_rig_config(rig_file, RIG_REQUIRED_KEYS)
-    return require_rig(rig_file, RIG_REQUIRED_KEYS)
+    return kit_rig.check_rig(rig_file, RIG_REQUIRED_KEYS, emulated=emulated)
 
 
 def session_kwargs(spec: Mapping[str, Any], fs: float) -> tuple[float, dict[str, Any]]:
@@ -144,50 +140,18 @@ def record_on_rig(spec: Mapping[str, Any], rig_file: str | os.PathLike[str], out
         The run stopped with a fault or its recording is not valid.
     """
     from paperlib.hardware.rig_settings import load_rig_settings
-    from paperlib.recordings import read_recording, validate, write_recording
 
     check_rig(rig_file, emulated=emulated)
-    identity = load_rig_settings(rig_file)
-    if identity.twin != "torque_joint" and emulated:
-        raise RigUnavailable(f"rig file {rig_file}: [rig] twin = {identity.twin!r}; the bearing room's emulated rig "
-                             "runs the joint twin (twin = \"torque_joint\")")
-    fs = float(identity.cycle_hz or 1000.0)
+    fs = float(load_rig_settings(rig_file).cycle_hz or 1000.0)
     duration_s, kw = session_kwargs(spec, fs)
     tmp = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="paperlib_bearing_rig_"))
     tmp.mkdir(parents=True, exist_ok=True)
+    name = str(spec.get("path", ""))
     try:
-        if emulated:
-            from paperlib.hardware.joint_selftest import selftest_joint
-            from paperlib.hardware.selftest import LOCKSTEP_LINK
-
-            s = selftest_joint(identity, duration_s=duration_s, seed=int(spec["seed"]), workdir=tmp,
-                               emulator=emulator_config(spec), lockstep=True, session=kw, log=log,
-                               max_lost_frames=int(LOCKSTEP_LINK["max_lost_frames"]),
-                               receive_timeout_s=float(LOCKSTEP_LINK["receive_timeout_s"]),
-                               pd_watchdog_s=float(LOCKSTEP_LINK["pd_watchdog_s"]))
-            if s.get("fault") or not s.get("recording_valid"):
-                raise RigRunError(f"run {spec.get('path', '')} on the emulated rig: fault {s.get('fault')!r}, "
-                                  f"stop {s.get('stop_reason')!r}, validation {s.get('validation_error')!r}")
-            session_nc = Path(s["recording"])
-        else:
-            from paperlib.hardware.joint_rig import JointRig
-            from paperlib.hardware.joint_session import run_joint_session
-
-            res = run_joint_session(JointRig(identity), duration_s=duration_s, output=tmp / "session.nc",
-                                    seed=int(spec["seed"]), log=log, **kw)
-            if res.fault or not res.recording_valid or res.recording is None:
-                raise RigRunError(f"run {spec.get('path', '')} on the rig: fault {res.fault!r}, stop {res.stop_reason!r}, "
-                                  f"validation {res.validation_error!r}")
-            session_nc = res.recording
-        ds = _room_recording(session_nc, spec)
-        want = ("twin", "emulated-hardware") if emulated else ("hardware", "hardware")
-        got = (ds.attrs.get("source"), ds.attrs.get("rig"))
-        if got != want:
-            raise RigRunError(f"run {spec.get('path', '')}: labelled source/rig {got}, expected {want}")
-        validate(ds, str(output))
-        Path(output).parent.mkdir(parents=True, exist_ok=True)
-        write_recording(ds, output)
-        return read_recording(output)
+        session_nc = kit_rig.run_joint_experiment(rig_file, name=name, emulated=emulated, duration_s=duration_s,
+                                                  seed=int(spec["seed"]), session=kw, emulator=emulator_config(spec),
+                                                  workdir=tmp, twin="torque_joint", log=log)
+        return kit_rig.write_room_recording(_room_recording(session_nc, spec), output, name=name, emulated=emulated)
     finally:
         if workdir is None:
             shutil.rmtree(tmp, ignore_errors=True)

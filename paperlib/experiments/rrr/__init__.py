@@ -13,12 +13,15 @@ module                 what                                                    p
 ``plots``              the figures                                             Figs. 4-6, 9-14
 ``comparison``         headline numbers beside the paper's                     --
 ``recorded``           the runs notebook 02 makes itself, as recordings; the twin's truth from a recording  --
+``rig_runs``           the sampling run on the 3-RRR's rig (``source hardware``)     --
 ``run``                pipeline steps (``python -m paperlib.experiments.rrr.run``)
 ``cli``                ``paperlib rrr identify RECORDING.nc``
 =====================  ======================================================  ==================
 
-Sources (``paperlib reproduce rrr --source twin|archive``; ``hardware`` is refused: there is no live
-3-RRR rig yet). Every time series the room analyses is a recording under ``results/rrr/recordings/``:
+Sources (``paperlib reproduce rrr --source twin|archive|hardware``; ``hardware`` needs ``--rig-config``,
+e.g. ``config/rigs/three_rrr.toml``, and runs the sampling run on the rig, :mod:`.rig_runs`; with
+``--emulate-rig`` on emulated drives around the twin, labelled ``source = twin``,
+``rig = emulated-hardware``; notebook 02's own runs stay the twin's). Every time series the room analyses is a recording under ``results/rrr/recordings/``:
 the pipeline's sampling run (``sampling_pd.nc``, rule ``rrr_sampling_recording``) and, under
 ``tracking/``, every run notebook 02 makes itself: the 16 Table 5 path runs (4 speeds x 4
 controllers), the 3 location runs of Figs. 5-6 and, for each twin variant of the sensitivity study,
@@ -54,5 +57,6 @@ ROOM = Room(
                       "paper 002 (3-RRR): friction identification from a recording"),),
     figures=("paperlib.experiments.rrr.plots",),
     config=SCHEMA,
-    sources=("twin", "archive"),
+    config_checks=("paperlib.experiments.rrr.rig_runs:reproduce_check",),
+    sources=("twin", "hardware", "archive"),
 )

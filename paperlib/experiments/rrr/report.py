@@ -36,8 +36,10 @@ resolve = provenance.repo_path
 def recording_source(results_dir: str | Path, source: str = "twin", archive: str | Path | None = None) -> RecordingSource:
     """The room's :class:`~paperlib.experiments.kit.sources.RecordingSource` (recordings under ``results_dir/recordings``).
 
-    ``source``: ``twin`` or ``archive`` (with ``archive`` the release folder); ``hardware`` is
-    refused: the room has no live rig.
+    ``source``: ``twin`` or ``archive`` (with ``archive`` the release folder). ``hardware`` is refused
+    here: on a rig only the sampling run is made (the pipeline's rule,
+    :mod:`paperlib.experiments.rrr.rig_runs`); the runs the notebooks make themselves are the twin's,
+    and the pipeline passes them ``twin``.
 
     Raises
     ------
@@ -45,7 +47,8 @@ def recording_source(results_dir: str | Path, source: str = "twin", archive: str
         ``hardware``, an unknown source, or ``archive`` without a release folder.
     """
     if source == "hardware":
-        raise SourceError("rrr: source 'hardware' is not available: there is no live 3-RRR rig yet (use twin or archive)")
+        raise SourceError("rrr: the notebooks' own runs cannot come from 'hardware': on the rig only the sampling run is "
+                          "made (paperlib reproduce rrr --source hardware passes the notebooks 'twin'); use twin or archive")
     return RecordingSource(recorded.SLUG, resolve(results_dir), source=source,
                            archive=resolve(archive) if archive else None)
 

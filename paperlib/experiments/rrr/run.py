@@ -2,6 +2,9 @@
 
 ``python -m paperlib.experiments.rrr.run record-sampling --output results/rrr/recordings/sampling_pd.nc``
     the 21-point sampling run on the twin, drive PD loops only (the identification data).
+
+The same run on the 3-RRR's rig: ``python -m paperlib.experiments.rrr.rig_runs`` (its own module, so
+the twin rule's code inputs never include the hardware layer).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from paperlib.recordings import write_recording
 from paperlib.robots.three_rrr import ThreeRRR
 from paperlib.twin.robots.three_rrr import ThreeRRRTwin, simulate, to_recording
 
-A_MAX_SAMPLING_M_S2 = 7.0
+A_MAX_SAMPLING_M_S2 = sampling.A_MAX_SAMPLING_M_S2
 
 
 def sampling_recording(robot: ThreeRRR, twin: ThreeRRRTwin, **config: Any) -> xr.Dataset:

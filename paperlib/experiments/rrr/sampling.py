@@ -19,6 +19,8 @@ from paperlib.robots.three_rrr import ThreeRRR
 #: The paper's sampling run: 300 mm/s under LVCA, 2 s at each of 21 positions.
 SAMPLING_SPEED_M_S = 0.300
 DWELL_S = 2.0
+#: The sampling run's acceleration [m/s^2] (the paper does not print it).
+A_MAX_SAMPLING_M_S2 = 7.0
 N_BOUNDARY = 10
 N_CENTRE = 11
 

@@ -637,6 +637,19 @@ class Cia402Drive(EscSlave):
         self._update_actuals()
         self._write_inputs()
 
+    def set_actuals(self, q: np.ndarray, qd: np.ndarray, tau: np.ndarray) -> None:
+        """Overwrite the axes' actual values and the process image (a plant shared with other drives moved).
+
+        Parameters
+        ----------
+        q, qd, tau : ndarray, shape (n_axes,)
+            Motor-side position [rad], velocity [rad/s] and torque actual [N m]
+            (:mod:`paperlib.hardware.emulators.shared_plant`).
+        """
+        self.q, self.qd, self.tau = np.asarray(q, float), np.asarray(qd, float), np.asarray(tau, float)
+        self._update_actuals()
+        self._write_inputs()
+
     def _update_actuals(self) -> None:
         q, qd, tau = self.q.tolist(), self.qd.tolist(), self.tau.tolist()
         od = self.od

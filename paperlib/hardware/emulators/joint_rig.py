@@ -1,6 +1,13 @@
-"""An emulated single-joint rig in one process: a single-axis drive and its analog terminals around one joint twin.
+"""An emulated rig in one process: CiA 402 drives and analog terminals around one stepped twin.
 
-The joint twin (:mod:`paperlib.twin.robots.torque_joint`, stepped by
+The twin is the one the config names (``twin``, default ``"torque_joint"``): its stepped plant
+(:func:`paperlib.twin.robots.stepped_plant_factory`, a ``<twin>_plant`` module of the twin layer).
+With one drive the drive steps the plant itself; with several (the 3-RRR's three single-axis
+drives) every drive moves its axes of the one plant (:mod:`.shared_plant`). A plant with
+``drive_settings()`` sets the drives' encoder counts, rated torque and torque limit (the twin's
+resolution); one without gets the joint rig's (:data:`DRIVE_RATED_MNM`).
+
+The single-joint case (the bearing room's): the joint twin (:mod:`paperlib.twin.robots.torque_joint`, stepped by
 :class:`~paperlib.twin.robots.torque_joint_plant.TorqueJointPlant`) sits behind the emulated CiA 402
 drive (:class:`~paperlib.hardware.emulators.devices.Cia402Drive`: the motor torque it applies times
 the gear ratio drives the joint), and every terminal of the chain (:mod:`.terminals`) is wired to
@@ -14,8 +21,8 @@ Lock-step (``"lockstep": true``, the tests): one twin cycle per process-data fra
 between frames (:mod:`.twin_rig` explains why). Otherwise the drive advances the twin by the wall
 time between frames.
 
-Config keys: ``chain`` (required: the emulated chain), ``seed``, ``q0_rad``, ``cycle_s`` (the twin's
-cycle, default 1 ms), ``lockstep``, ``load`` (the joint's load, read by the twin:
+Config keys: ``chain`` (required: the emulated chain), ``twin`` (default ``"torque_joint"``), ``seed``,
+``q0_rad``, ``cycle_s`` (the twin's cycle, default 1 ms), ``lockstep``, ``load`` (the joint's load, read by the twin:
 :func:`~paperlib.twin.robots.torque_joint_plant.plant_from_config`; default none), ``noise`` (``{signal: std}`` in the signal's unit), ``terminals`` (``{name: kwargs}``
 merged into a terminal's spec, e.g. ``{"EL3356 load cell": {"broken_wire_after_samples": 3000}}``),
 ``drive`` (extra drive kwargs), ``faults`` (frame faults).
@@ -47,31 +54,52 @@ DRIVE_RATED_MNM = 100
 _PLANT: list[Any] = [None]
 
 
-def _plant() -> Any:
+def _plant(view: int | None = None) -> Any:
     if _PLANT[0] is None:
         raise RuntimeError("joint_rig plant factory used outside build()")
-    return _PLANT[0]
+    return _PLANT[0] if view is None else _PLANT[0].views[view]
+
+
+def _drive_defaults(plant: Any) -> dict[str, Any]:
+    """The emulated drives' scaling: the plant's (its twin's resolution) or the joint rig's."""
+    if hasattr(plant, "drive_settings"):
+        return dict(plant.drive_settings())
+    return {"rated_torque_mNm": [DRIVE_RATED_MNM], "max_torque_permille": [3000]}
 
 
 def build(config: dict[str, Any]) -> tuple[Any, Any, Any, Any, list[Any]]:
-    """The chain around one joint twin: (chain, frame faults, drive, plant, terminals)."""
+    """The chain around one stepped twin: (chain, frame faults, first drive, plant, terminals)."""
+    import importlib
+
     from paperlib.hardware.emulators.devices import build_chain
-    from paperlib.twin.robots.torque_joint_plant import plant_from_config
+    from paperlib.hardware.emulators.shared_plant import SharedPlant
+    from paperlib.twin.robots import stepped_plant_factory
 
     cycle_s = float(config.get("cycle_s", 1e-3))
     lockstep = bool(config.get("lockstep", False))
-    plant = plant_from_config(config)  # the joint twin, with its load (``load``), from the same configuration
-    twin = plant.twin
-    noise = {"tau_s": twin.sensor_noise_Nm, "tau_ref": twin.load_cell_noise_Nm, **config.get("noise", {})}
-    drive_kw = {"rated_torque_mNm": [DRIVE_RATED_MNM], "max_torque_permille": [3000],
-                "plant": {"factory": f"{__name__}:_plant"}, "idle_step_s": math.inf if lockstep else 0.001,
+    module, _, attr = stepped_plant_factory(str(config.get("twin") or "torque_joint")).partition(":")
+    plant = getattr(importlib.import_module(module), attr)(config)  # the twin (and its load) from the same configuration
+    noise = {**(plant.terminal_noise() if hasattr(plant, "terminal_noise") else {}), **config.get("noise", {})}
+    drives = [spec for spec in config["chain"] if spec.get("type") in ("cst_drive", "dual_cst_drive")]
+    shared = None
+    if len(drives) > 1:  # one plant, several drives: each moves its axes of it
+        shared = SharedPlant(plant, [len(spec.get("axis_offsets") or (0, 0)) for spec in drives])
+    drive_kw = {**_drive_defaults(plant), "idle_step_s": math.inf if lockstep else 0.001,
                 **({"fixed_dt": cycle_s} if lockstep else {}), **config.get("drive", {})}
     per_terminal = config.get("terminals", {})
     chain_spec = []
+    n_drive = 0
     for k, spec in enumerate(config["chain"]):
         spec = dict(spec)
         if spec.get("type") in ("cst_drive", "dual_cst_drive"):
             spec.update(drive_kw)
+            n_ax = len(spec.get("axis_offsets") or (0, 0))
+            for key in ("rated_torque_mNm", "max_torque_permille"):  # one value per axis of this drive
+                if key in spec and len(spec[key]) == 1 and n_ax > 1:
+                    spec[key] = list(spec[key]) * n_ax
+            spec["plant"] = ({"factory": f"{__name__}:_plant"} if shared is None else
+                             {"factory": f"{__name__}:_plant", "kwargs": {"view": n_drive}})
+            n_drive += 1
         elif spec.get("type") == "el3356":
             gain = float(spec.get("sensitivity_mV_V", 2.0)) / float(spec.get("rated_load", 1.0))
             spec.setdefault("noise_mV_V", gain * float(noise.get(spec.get("signal"), 0.0)))
@@ -81,11 +109,14 @@ def build(config: dict[str, Any]) -> tuple[Any, Any, Any, Any, list[Any]]:
             spec["sample_period_s"] = cycle_s
         spec.update(per_terminal.get(spec.get("name"), {}))
         chain_spec.append(spec)
-    _PLANT[0] = plant
+    _PLANT[0] = plant if shared is None else shared
     try:
         chain, faults, drive = build_chain({"chain": chain_spec, "faults": config.get("faults", {})})
     finally:
         _PLANT[0] = None
+    if shared is not None:
+        for view, d in zip(shared.views, [s for s in chain.slaves if hasattr(s, "set_actuals")]):
+            view.drive = d
     terminals = [s for s in chain.slaves if hasattr(s, "signals")]
     for term in terminals:
         feeds = [(lambda n=name, j=joint: plant.signal(n, j)) if name else (lambda: 0.0)
@@ -123,8 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "serve": stats,
         "slaves": [{"name": s.name, "al_state": s.al_state, "al_code": s.al_code, **s.counters} for s in chain.slaves],
-        "twin": {"t_s": plant.t, "cycles": plant.cycles, "q_rad": float(plant.state[0]),
-                 "qd_rad_s": float(plant.state[1])},
+        "twin": (plant.report() if hasattr(plant, "report") else
+                 {"t_s": plant.t, "cycles": plant.cycles, "q_rad": float(plant.state[0]),
+                  "qd_rad_s": float(plant.state[1])}),
         "drive": None if drive is None else {
             "axis_states": [ax.state for ax in drive.axes], "axis_error_codes": [ax.error_code for ax in drive.axes],
             "cycles": drive.cycles, "watchdog_trips": drive.watchdog_trips},

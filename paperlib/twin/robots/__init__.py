@@ -17,6 +17,8 @@ Nothing outside this package names a robot: the shared layer finds a robot's twi
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from pathlib import Path
 from types import ModuleType
 
 #: The robot whose twin ``paperlib record --rig twin`` records and ``paperlib bench`` times.
@@ -26,3 +28,22 @@ DEFAULT_TWIN = "five_bar"
 def twin_module(name: str = DEFAULT_TWIN) -> ModuleType:
     """The twin module of robot ``name`` (default :data:`DEFAULT_TWIN`)."""
     return importlib.import_module(f"{__name__}.{name}")
+
+
+def stepped_plant_factory(name: str) -> str:
+    """``"module:plant_from_config"`` of twin ``name``'s stepped plant (its ``<name>_plant`` module).
+
+    An emulated rig (:mod:`paperlib.hardware.emulators.joint_rig`) advances such a plant one control
+    cycle at a time under the torques its emulated drives apply: ``plant_from_config(config)``
+    builds it from the emulator's configuration.
+
+    Raises
+    ------
+    ValueError
+        When twin ``name`` has no stepped plant.
+    """
+    module = f"{__name__}.{name}_plant"
+    if not name.isidentifier() or importlib.util.find_spec(module) is None:
+        known = sorted(p.stem[: -len("_plant")] for p in Path(__file__).parent.glob("*_plant.py"))
+        raise ValueError(f"twin {name!r} has no stepped plant (an emulated rig can run: {', '.join(known)})")
+    return f"{module}:plant_from_config"

@@ -49,7 +49,7 @@ from paperlib.twin.guard import twin_run
 
 DEFAULT_TWIN_TOML = provenance.REPO_ROOT / "data" / "twin" / "three_rrr_twin.toml"
 
-__all__ = ["ThreeRRRTwin", "simulate", "run_inputs", "to_recording", "DEFAULT_TWIN_TOML"]
+__all__ = ["ThreeRRRTwin", "simulate", "run_inputs", "to_recording", "plant_period", "DEFAULT_TWIN_TOML"]
 
 
 @dataclass(frozen=True)
@@ -221,21 +221,42 @@ def _run(p0, pd0, th_ref, thd_ref, tau_ff, kp, kd, gain, quantum, limit, rad_per
         pd_out[k, 0] = pd[0]
         pd_out[k, 1] = pd[1]
         # the plant (paperlib.twin.plant): the drives' torques and the friction held over each step
-        for sub in range(substeps):
-            s = robot_state_terms(kid, p, pd, prm, M, hb, D, qd)
-            if s != 0:
-                return k, s
-            if sub == 0:
-                for i in range(n_drv):
-                    qd_true_out[k, i] = qd[i]
-            friction_torques(1.0, z, Tj, fric, h, qd, qd0, F)
-            for i in range(n_drv):
-                tau_net[i] = gain * tau[i] - F[i]
-            mapped_accel_from(M, hb, D, tau_net, Q, k1v, work[8:])
-            s = plant_rk4_mapped(kid, p, pd, tau_net, k1v, prm, h, M, hb, D, qd, Q, work, dp)
-            if s != 0:
-                return k, s
+        s = plant_period(p, pd, z, Tj, tau, gain, fric, kid, prm, h, substeps, M, hb, D, qd, qd0, F, tau_net, Q, k1v,
+                         work, dp, qd_true_out[k])
+        if s != 0:
+            return k, s
     return n, 0
+
+
+@nb.njit(cache=True)
+def plant_period(p, pd, z, Tj, tau, gain, fric, kid, prm, h, substeps, M, hb, D, qd, qd0, F, tau_net, Q, k1v, work, dp,
+                 qd_start):  # pragma: no cover - compiled
+    """One control period of the 3-RRR plant: ``substeps`` RK4 steps of ``h`` [s] under the commanded torques.
+
+    The drives apply ``gain`` x ``tau`` (n_drv,) [N m, joint side]; the friction of each step is the
+    LuGre law at the step's start (bristles ``z`` advanced exactly), the net torques ``gain tau - F``
+    are held over the step and mapped by each stage's actuated Jacobian. Updates the platform
+    point ``p``, ``pd`` (2,) [m, m/s] and ``z`` in place; writes the drives' rates at the period's
+    start to ``qd_start`` (n_drv,) [rad/s]; the rest are scratch arrays. Returns the kernel status
+    (0: fine). Shared by the closed loop (:func:`simulate`) and the stepped plant
+    (:mod:`paperlib.twin.robots.three_rrr_plant`).
+    """
+    n_drv = fric.shape[0]
+    for sub in range(substeps):
+        s = robot_state_terms(kid, p, pd, prm, M, hb, D, qd)
+        if s != 0:
+            return s
+        if sub == 0:
+            for i in range(n_drv):
+                qd_start[i] = qd[i]
+        friction_torques(1.0, z, Tj, fric, h, qd, qd0, F)
+        for i in range(n_drv):
+            tau_net[i] = gain * tau[i] - F[i]
+        mapped_accel_from(M, hb, D, tau_net, Q, k1v, work[8:])
+        s = plant_rk4_mapped(kid, p, pd, tau_net, k1v, prm, h, M, hb, D, qd, Q, work, dp)
+        if s != 0:
+            return s
+    return 0
 
 
 def reference_joints(robot: ThreeRRR, p: np.ndarray, pd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -99,6 +99,10 @@ class TorqueJointPlant:
         g = self.gear
         return np.array([g * self.state[0]]), np.array([g * self.state[1]]), np.array([self.tau_motor])
 
+    def terminal_noise(self) -> dict[str, float]:
+        """The sensors' electrical noise (std) the emulated bridges add, per signal [N m]."""
+        return {"tau_s": float(self.twin.sensor_noise_Nm), "tau_ref": float(self.twin.load_cell_noise_Nm)}
+
     def signal(self, name: str, joint: int = 0) -> float:
         """The value of a terminal's input now: ``tau_s`` [N m], ``tau_ref`` [N m] or ``temperature`` [degC]."""
         if name == "tau_s":

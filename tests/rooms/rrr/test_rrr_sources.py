@@ -1,5 +1,6 @@
 """The rrr room's sources: twin (every run notebook 02 makes is a recording, analysed from its file)
-and archive (the same files read back with the twin forbidden); hardware is refused."""
+and archive (the same files read back with the twin forbidden); hardware makes the sampling run on the
+rig (tests/rooms/rrr/test_rrr_hardware_source.py), and the notebooks' own runs stay the twin's."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from paperlib.experiments.rrr import tracking as trk
 from paperlib.twin.guard import FORBID_ENV, TwinForbiddenError
 
 
-def test_room_understands_twin_and_archive_not_hardware(tmp_path):
-    assert "archive" in ROOM.sources and "hardware" not in ROOM.sources
-    with pytest.raises(SourceError, match="no live 3-RRR rig"):
+def test_room_understands_twin_archive_and_hardware_and_its_notebooks_never_hardware(tmp_path):
+    assert {"twin", "archive", "hardware"} <= set(ROOM.sources)
+    with pytest.raises(SourceError, match="only the sampling run"):
         report.recording_source(tmp_path, "hardware")
     with pytest.raises(SourceError, match="release folder"):
         report.recording_source(tmp_path, "archive")
