@@ -15,9 +15,11 @@ Assumptions (no datasheet was available; each is a parameter):
   the proximity sensors of joints 1/2 (active within ``half_width_rad`` of the home angle).
 * Drive: vendor 0x000000AB (Copley), product code 0x00000BE2 (placeholder: the real code
   was not available), CiA 402 with axis B at +0x800 (0x6840...), CoE mailbox 128/128 bytes
-  at 0x1000/0x1080, SM2 at 0x1100 (outputs), SM3 at 0x1180 (inputs).  Only cyclic
-  synchronous torque (0x6060 = 10) is implemented; writing another mode is aborted with
-  0x06090030.  Encoder: 2^16 counts/rev (virtual encoder from the resolver), velocity in
+  at 0x1000/0x1080, SM2 at 0x1100 (outputs), SM3 at 0x1180 (inputs).  By default only cyclic
+  synchronous torque (0x6060 = 10) is offered (supported drive modes 0x6502 = bit 9); writing
+  another mode is aborted with 0x06090030.  A drive built with ``modes`` including ``"csp"`` /
+  ``"csv"`` also offers cyclic synchronous position (8; target position 0x607A) / velocity (9;
+  target velocity 0x60FF) and follows the target with its own loop (:class:`AxisLoop`).  Encoder: 2^16 counts/rev (virtual encoder from the resolver), velocity in
   units of 0.1 counts/s (Copley's documented unit for 0x606C; unverified for this drive),
   torque in per mille of the rated torque 0x6076 [mN m].  Rated torque 1.6 N m and rated
   current 4 A per axis are placeholders for the Mavilor BLS55 motors.
@@ -48,7 +50,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
-from paperlib.hardware.cia402 import MODE_CST
+from paperlib.hardware.cia402 import MODE_CSP, MODE_CST, MODE_CSV, MODE_SUPPORT_BIT, MODES
 
 from .cia402_axis import Cia402Axis
 from .esc.chain import EscChain
@@ -67,6 +69,7 @@ __all__ = [
     "Cia402Drive",
     "DualAxisCia402Drive",
     "Cia402Axis",
+    "AxisLoop",
     "build_chain",
     "main",
     "EK1828_VENDOR_ID",
@@ -206,6 +209,74 @@ class ProximitySensors:
         return out
 
 
+@dataclasses.dataclass
+class AxisLoop:
+    """An emulated drive's own position/velocity loop (CSP and CSV), on the motor side.
+
+    A cascade as in a servo drive: CSP turns the target position into a velocity command
+    ``v = v_ff + kp_pos (q_target - q)`` (``v_ff``: the target's change per cycle), CSV takes the
+    target velocity as ``v``; a PI velocity loop then gives the torque
+    ``tau = kp_vel (v - qd) + i``, ``i += ki_vel (v - qd) dt``, clamped to the max torque 0x6072
+    (the integral is not advanced while clamped). The defaults suit the default motor
+    (:class:`InertiaPlant`: 5e-4 kg m^2): velocity-loop crossover ``kp_vel / J`` = 400 rad/s.
+
+    Attributes
+    ----------
+    kp_pos : float
+        Position gain [1/s].
+    kp_vel : float
+        Velocity gain [N m s/rad].
+    ki_vel : float
+        Velocity integral gain [N m/rad].
+    """
+
+    kp_pos: float = 100.0
+    kp_vel: float = 0.2
+    ki_vel: float = 20.0
+
+    def __post_init__(self) -> None:
+        self.integral = 0.0
+        self.last_target: float | None = None
+
+    def reset(self) -> None:
+        """Forget the integral and the last target (the axis left 'operation enabled' or changed mode)."""
+        self.integral = 0.0
+        self.last_target = None
+
+    def torque(self, mode: int, target: float, q: float, qd: float, dt: float, limit_Nm: float) -> float:
+        """The torque the drive applies this cycle [N m].
+
+        Parameters
+        ----------
+        mode : int
+            MODE_CSP or MODE_CSV.
+        target : float
+            Target position [rad] (CSP) or velocity [rad/s] (CSV), motor side.
+        q, qd : float
+            Motor position [rad] and velocity [rad/s].
+        dt : float
+            Cycle [s] (0: no integration, no feedforward).
+        limit_Nm : float
+            Torque clamp [N m].
+        """
+        if mode == MODE_CSP:
+            last = self.last_target
+            v_ff = (target - last) / dt if last is not None and dt > 0.0 else 0.0
+            self.last_target = target
+            v = v_ff + self.kp_pos * (target - q)
+        else:
+            v = target
+        e = v - qd
+        tau = self.kp_vel * e + self.integral
+        if tau > limit_Nm:
+            return limit_Nm
+        if tau < -limit_Nm:
+            return -limit_Nm
+        if dt > 0.0:
+            self.integral += self.ki_vel * e * dt
+        return tau
+
+
 # --- EK1828 coupler -----------------------------------------------------------------------------
 
 
@@ -303,7 +374,9 @@ class Ek1828Coupler(EscSlave):
 
 
 class Cia402Drive(EscSlave):
-    """A CiA 402 drive with one to four axes in cyclic synchronous torque mode (default: the Copley BE2-090-20's two).
+    """A CiA 402 drive with one to four axes in cyclic synchronous torque (and optionally position/velocity) mode.
+
+    The default is the Copley BE2-090-20: two axes, CST only.
 
     Parameters
     ----------
@@ -328,6 +401,11 @@ class Cia402Drive(EscSlave):
         Injected SDO aborts: ``{"index", "subindex", "code", "direction"}``.
     axis_faults : sequence of dict
         Injected axis faults: ``{"axis": 0|1, "after_cycles": n, "code": 0x2310}``.
+    modes : sequence of str
+        Modes the drive offers (``"cst"``, ``"csp"``, ``"csv"``; default CST only). CSP / CSV add
+        target position 0x607A / target velocity 0x60FF per axis and their bits in 0x6502.
+    loop : dict, optional
+        :class:`AxisLoop` gains of every axis (CSP / CSV).
     encoder_offset_counts : sequence of int, optional
         Position counts at plant angle 0 per axis (default 0).
     fixed_dt : float or None
@@ -365,6 +443,8 @@ class Cia402Drive(EscSlave):
         axis_offsets: Sequence[int] | None = None,
         sdo_aborts: Sequence[dict[str, Any]] = (),
         axis_faults: Sequence[dict[str, Any]] = (),
+        modes: Sequence[str] = ("cst",),
+        loop: dict[str, float] | None = None,
         encoder_offset_counts: Sequence[int] | None = None,
         fixed_dt: float | None = None,
         idle_step_s: float = 0.005,
@@ -421,6 +501,11 @@ class Cia402Drive(EscSlave):
         self.idle_step_s = float(idle_step_s)
         self.enc_offset = per_axis(encoder_offset_counts, 0, "encoder_offset_counts")
         self.axes = [Cia402Axis() for _ in range(n)]
+        self.modes = tuple(str(m) for m in modes)
+        unknown = [m for m in self.modes if m not in MODES]
+        if unknown or not self.modes:
+            raise ValueError(f"modes {list(self.modes)}: each one of {list(MODES)}, at least one")
+        self.loops = [AxisLoop(**(loop or {})) for _ in range(n)]
         self.axis_faults = [dict(f) for f in axis_faults]
         self.cycles = 0
         self.watchdog_trips: list[float] = []
@@ -489,16 +574,20 @@ class Cia402Drive(EscSlave):
             od.var(0x6064 + b, "i32", 0, pdo_mappable=True, name="position actual value")
             od.var(0x606C + b, "i32", 0, pdo_mappable=True, name="velocity actual value")
             od.var(0x6071 + b, "i16", 0, "rw", pdo_mappable=True, name="target torque")
+            if "csp" in self.modes:
+                od.var(0x607A + b, "i32", 0, "rw", pdo_mappable=True, name="target position")
+            if "csv" in self.modes:
+                od.var(0x60FF + b, "i32", 0, "rw", pdo_mappable=True, name="target velocity")
             od.var(0x6072 + b, "u16", int(max_t[axis]), "rw", pdo_mappable=True, name="max torque")
             od.var(0x6075 + b, "u32", int(rated_i[axis]), "rw", name="motor rated current")
             od.var(0x6076 + b, "u32", int(rated_t[axis]), "rw", on_write=self._positive, name="motor rated torque")
             od.var(0x6077 + b, "i16", 0, pdo_mappable=True, name="torque actual value")
-            od.var(0x6502 + b, "u32", 1 << 9, name="supported drive modes")  # bit 9: CST
+            od.var(0x6502 + b, "u32", sum(1 << MODE_SUPPORT_BIT[m] for m in set(self.modes)),
+                   name="supported drive modes")  # bits 7 CSP, 8 CSV, 9 CST
             od.var(0x67FF + b, "u32", DEVICE_TYPE_SERVO, name="device type of the axis")
 
-    @staticmethod
-    def _mode_writer(value: int) -> int:
-        return 0 if value in (0, MODE_CST) else SdoAbort.VALUE_RANGE
+    def _mode_writer(self, value: int) -> int:
+        return 0 if value == 0 or value in (MODES[m] for m in self.modes) else SdoAbort.VALUE_RANGE
 
     @staticmethod
     def _positive(value: int) -> int:
@@ -626,16 +715,34 @@ class Cia402Drive(EscSlave):
         od = self.od
         for axis, ax in enumerate(self.axes):
             b = self.axis_offsets[axis]
-            if ax.state == Cia402Axis.OE and od.value(0x6060 + b) == MODE_CST:
+            mode = od.value(0x6060 + b)
+            if ax.state == Cia402Axis.OE and mode == MODE_CST:
                 limit = od.value(0x6072 + b)
                 permille = max(-limit, min(limit, od.value(0x6071 + b)))
                 self.torque_cmd_Nm[axis] = permille * 1e-3 * od.value(0x6076 + b) * 1e-3
+            elif ax.state == Cia402Axis.OE and mode in (MODE_CSP, MODE_CSV):
+                self.torque_cmd_Nm[axis] = self._loop_torque(axis, b, mode, dt)
             else:
                 self.torque_cmd_Nm[axis] = 0.0
+                self.loops[axis].reset()
         q, qd, tau = self.plant.step(self.torque_cmd_Nm.copy(), dt)
         self.q, self.qd, self.tau = np.asarray(q, float), np.asarray(qd, float), np.asarray(tau, float)
         self._update_actuals()
         self._write_inputs()
+
+    def _loop_torque(self, axis: int, b: int, mode: int, dt: float) -> float:
+        """Torque of the axis' own loop toward its target position / velocity [N m] (CSP / CSV)."""
+        od = self.od
+        scale_q = self.cpr / TWO_PI  # counts per motor radian
+        q, qd = float(self.q[axis]), float(self.qd[axis])
+        if mode == MODE_CSP:
+            # the target relative to the position last reported, across the 32-bit wrap
+            err = ((od.value(0x607A + b) - od.value(0x6064 + b) + 2**31) % 2**32) - 2**31
+            target = (round(q * scale_q) + err) / scale_q
+        else:
+            target = od.value(0x60FF + b) * self.vel_unit / scale_q
+        limit = od.value(0x6072 + b) * 1e-3 * od.value(0x6076 + b) * 1e-3
+        return self.loops[axis].torque(mode, target, q, qd, dt, limit)
 
     def _update_actuals(self) -> None:
         q, qd, tau = self.q.tolist(), self.qd.tolist(), self.tau.tolist()
