@@ -103,7 +103,8 @@ def add_parser(subparsers: Any) -> None:
                     help="rig TOML whose [rig] robot and [[ethercat.slave]] chain the master expects (default "
                          "config/rig.example.toml, the flagship's; config/rigs/ holds the rigs' own files; a rig "
                          "whose [rig] twin is \"torque_joint\", config/rigs/bearing.toml, runs the single-joint "
-                         "self-test, paperlib.hardware.joint_selftest)")
+                         "self-test, paperlib.hardware.joint_selftest; one whose twin is \"tx40_campaign\", "
+                         "config/rigs/tx40_thermal.toml, the position-controlled arm's, paperlib.hardware.arm_selftest)")
     st.add_argument("--quiet", action="store_true", help="print only the JSON summary")
     st.set_defaults(func=cmd_selftest)
     ci = sub.add_parser("calibrate-imu", help="IMU conversion rows from a recording (nominal IMU conversion)")

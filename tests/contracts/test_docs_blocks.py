@@ -115,6 +115,9 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("hardware.md", "sudo paperlib hardware selftest --rig-file config/rigs/five_bar.toml"): "as the selftest above",
     ("hardware.md", "sudo paperlib hardware selftest --rig config/rigs/bearing.toml --lockstep --json out.json"):
         "needs root (network namespaces): tests/layers/hardware/test_bearing_rig.py runs it (marked root)",
+    ("hardware.md", "sudo paperlib hardware selftest --rig config/rigs/tx40_thermal.toml --lockstep --duration 20 "
+                    "--json out.json"):
+        "needs root (network namespaces): tests/layers/hardware/test_arm_rig.py runs it (marked root)",
     ("hardware.md", "sudo paperlib reproduce bearing --source hardware --rig-config config/rigs/bearing.toml "
                     "--emulate-rig --cores 1"):
         "needs root (network namespaces) and minutes: tests/rooms/bearing/test_bearing_hardware_source.py builds the "
