@@ -56,7 +56,7 @@ def selftest_arm(identity: RigSettings, *, duration_s: float = 20.0, seed: int =
                  json_out: str | os.PathLike[str] | None = None, workdir: str | os.PathLike[str] | None = None,
                  emulator: dict[str, Any] | None = None, start_emulator: bool = True, max_lost_frames: int = 100,
                  receive_timeout_s: float = 1e-4, pd_watchdog_s: float = 0.1, lockstep: bool = False,
-                 day: dict[str, Any] | None = None, output_name: str = "selftest.nc",
+                 day: dict[str, Any] | None = None, output_name: str = "selftest.nc", report: bool = True,
                  log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run the arm's self-test (module docstring); returns the JSON summary as a dict.
 
@@ -83,6 +83,9 @@ def selftest_arm(identity: RigSettings, *, duration_s: float = 20.0, seed: int =
         The campaign day (:class:`~paperlib.twin.robots.campaign.DaySpec` fields; default robot 1, day 1).
     output_name : str
         File name of the recording in ``workdir``.
+    report : bool
+        Add ``signals`` (tracking error, torques and temperatures against the twin's; simulates the day
+        once more in this process).
     log : callable, optional
         Progress messages.
 
@@ -147,7 +150,7 @@ def selftest_arm(identity: RigSettings, *, duration_s: float = 20.0, seed: int =
             summary.update(recording=None if res.recording is None else str(res.recording),
                            recording_valid=res.recording_valid, validation_error=res.validation_error,
                            source=rig.source, rig=rig.rig_label)
-            if res.recording is not None and res.recording_valid:
+            if report and res.recording is not None and res.recording_valid:
                 summary["signals"] = _signal_report(res.recording, rig.train.gear_ratio, emu_cfg)
         except (RigFault, RuntimeError, OSError, ValueError) as exc:
             summary["fault"] = f"{type(exc).__name__}: {exc}"
