@@ -24,8 +24,8 @@ from typing import Any, Callable
 import numpy as np
 
 from paperlib.hardware.arm_rig import ArmRig
+from paperlib.hardware.joint_session import finish_run
 from paperlib.hardware.loop import Limits, LoopStats, Watchdog, run_loop
-from paperlib.hardware.session import command_deadlines
 from paperlib.rig import RigFault
 
 __all__ = ["ArmSessionResult", "ProgramStep", "run_arm_session"]
@@ -108,7 +108,7 @@ def run_arm_session(
     RigFault
         The rig cannot be brought up, or the arm is not at the program's first pose (nothing recorded).
     """
-    from paperlib.recordings import RecordingError, RecordingWriter, read_recording, validate, write_recording
+    from paperlib.recordings import RecordingWriter
 
     say = log or (lambda s: None)
     rate = float(rig.sample_rate_hz)
@@ -161,32 +161,6 @@ def run_arm_session(
     finally:
         gc.unfreeze()
     say(stats.summary())
-    late, offset_p99_us, offset_max_us = command_deadlines(rig, stats)
-    out = Path(output)
-    recording = out if out.is_file() else None
-    valid, verr = False, None
-    if recording is not None:
-        try:
-            ds = read_recording(recording)
-            ds.attrs.update({"loop_cycles": int(stats.cycles), "deadline_misses": int(stats.deadline_misses),
-                             "late_commands": int(late), "lateness_median_us": float(stats.lateness_median_us),
-                             "lateness_p99_us": float(stats.lateness_p99_us),
-                             "lateness_max_us": float(stats.lateness_max_us), "stop_reason": stats.stop_reason,
-                             "link_counters": json.dumps(stats.rig_counters, default=str)})
-            write_recording(ds, recording)
-            validate(read_recording(recording), str(recording))
-            valid = True
-        except (RecordingError, OSError, ValueError) as exc:
-            verr = f"{type(exc).__name__}: {exc}"
-    else:
-        verr = "no recording written (fewer than two cycles before the stop)"
-    summary = {"cycles": stats.cycles, "deadline_misses": stats.deadline_misses, "late_commands": late,
-               "deadline_met_fraction": (1.0 - late / stats.cycles) if stats.cycles else None,
-               "command_offset_p99_us": offset_p99_us, "command_offset_max_us": offset_max_us,
-               "lateness_median_us": stats.lateness_median_us, "lateness_p99_us": stats.lateness_p99_us,
-               "lateness_p999_us": stats.lateness_p999_us, "lateness_max_us": stats.lateness_max_us,
-               "stop_reason": stats.stop_reason, "fault": stats.fault, "link_counters": stats.rig_counters,
-               "loop_elapsed_s": stats.elapsed_s,
-               "channel_sources": rig.channel_sources(), "timings": dict(rig.timings)}
+    recording, valid, verr, summary = finish_run(rig, stats, output)
     return ArmSessionResult(stats=stats, recording=recording, recording_valid=valid, validation_error=verr,
                             fault=stats.fault, stop_reason=stats.stop_reason, summary=summary)

@@ -29,7 +29,8 @@ __all__ = ["record_day_on_rig"]
 
 def record_day_on_rig(rig_file: str | Path, day: str, output: str | Path, *, cycles: int | None = None,
                       duration_s: float | None = None, store: Mapping[str, Any] | None = None,
-                      workdir: str | Path | None = None, log: Any = None) -> dict[str, Any]:
+                      workdir: str | Path | None = None, emulator: Mapping[str, Any] | None = None,
+                      log: Any = None) -> dict[str, Any]:
     """Record campaign day ``day`` (e.g. ``r1_d1``) through the emulated rig into ``output`` (module docstring).
 
     Parameters
@@ -48,6 +49,8 @@ def record_day_on_rig(rig_file: str | Path, day: str, output: str | Path, *, cyc
         What to keep (:func:`paperlib.experiments.industrial.thermal.storage`); default everything.
     workdir : path-like, optional
         Where the rig's own recording goes (default a temporary folder).
+    emulator : mapping, optional
+        Overrides of the emulated arm's configuration (:mod:`paperlib.hardware.emulators.arm_rig`).
     log : callable, optional
         Progress messages.
 
@@ -84,7 +87,7 @@ def record_day_on_rig(rig_file: str | Path, day: str, output: str | Path, *, cyc
     link = {k: v for k, v in LOCKSTEP_LINK.items() if k != "max_imu_age_s"}
     fields = {**spec.__dict__, "fault": list(spec.fault) if spec.fault else None}
     summary = selftest_arm(identity, duration_s=seconds, seed=spec.seed, workdir=wd, lockstep=True, day=fields,
-                           output_name=f"{day}_rig.nc", report=False, log=log, **link)
+                           output_name=f"{day}_rig.nc", report=False, emulator=dict(emulator or {}), log=log, **link)
     if summary.get("fault") or not summary.get("recording_valid"):
         raise RuntimeError(f"campaign day {day} on rig {rig_file}: {summary.get('fault') or summary.get('validation_error')}")
     rig_ds = R.read_recording(summary["recording"])

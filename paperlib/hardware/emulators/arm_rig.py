@@ -18,7 +18,7 @@ Config keys: ``chain`` (required: the emulated chain, :func:`~.rig_chain.emulate
 ``params_file`` / ``temperature_log_s`` (the day: :func:`~paperlib.twin.robots.campaign_plant.day_from_config`),
 ``cycle_s`` (default: the twin's sample period), ``lockstep``, ``rotor_inertia`` [kg m^2],
 ``loop`` (:class:`~.devices.AxisLoop` gains of every drive; default :func:`loop_gains` of each
-axis' inertia at the start pose), ``rated_torque_mNm`` (one per axis, default
+axis' inertia at the start pose and ``velocity_loop_rad_s``, default :data:`VELOCITY_LOOP_RAD_S`), ``rated_torque_mNm`` (one per axis, default
 :data:`RATED_TORQUE_MNM`), ``rtd_time_constant_s``, ``terminals`` (``{name: kwargs}``
 merged into a terminal's spec, e.g. an RTD fault), ``faults`` (frame faults).
 
@@ -47,8 +47,9 @@ __all__ = ["build", "main", "loop_gains", "ROTOR_INERTIA", "VELOCITY_LOOP_RAD_S"
 #: Rotor inertia of each emulated axis, motor side [kg m^2] (placeholder).
 ROTOR_INERTIA = 1e-4
 #: Bandwidth of the emulated drives' velocity loops [rad/s]: the loop runs once per 4-ms frame, so it
-#: must stay well below 1 / cycle (60 rad/s x 4 ms = 0.24).
-VELOCITY_LOOP_RAD_S = 60.0
+#: must stay below 1 / cycle (120 rad/s x 4 ms = 0.48; 60 rad/s left twice the tracking error and
+#: a -14 % plateau friction on joint 2 in the first campaign cycle, 120 rad/s -5.5 %).
+VELOCITY_LOOP_RAD_S = 120.0
 #: Rated motor torque of each axis [mN m] (placeholders: larger motors on the three main axes); the
 #: drives quantise torques to 1 per mille of it.
 RATED_TORQUE_MNM = (2000, 2000, 2000, 500, 500, 500)
@@ -101,7 +102,9 @@ def build(config: dict[str, Any]) -> tuple[Any, Any, Any, Any, list[Any]]:
             spec.update({"plant": {"factory": f"{__name__}:_plant", "kwargs": {"index": d}},
                          "rated_torque_mNm": [int(rated[j]) for j in groups[d]],
                          "max_torque_permille": [3000] * n,
-                         "loop": config.get("loop", loop_gains(float(np.mean(inertia[groups[d]])))),
+                         "loop": config.get("loop", loop_gains(float(np.mean(inertia[groups[d]])),
+                                                               float(config.get("velocity_loop_rad_s",
+                                                                                VELOCITY_LOOP_RAD_S)))),
                          "idle_step_s": math.inf if lockstep else 0.005,
                          **({"fixed_dt": cycle_s} if lockstep else {})})
             d += 1
