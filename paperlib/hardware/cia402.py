@@ -21,12 +21,21 @@ __all__ = [
     "POSITION_ACTUAL",
     "VELOCITY_ACTUAL",
     "TARGET_TORQUE",
+    "TARGET_POSITION",
+    "TARGET_VELOCITY",
+    "SUPPORTED_DRIVE_MODES",
     "MAX_TORQUE",
     "RATED_CURRENT",
     "RATED_TORQUE",
     "TORQUE_ACTUAL",
     "AXIS_DEVICE_TYPE",
     "MODE_CST",
+    "MODE_CSP",
+    "MODE_CSV",
+    "MODES",
+    "MODE_NAMES",
+    "MODE_TARGET",
+    "MODE_SUPPORT_BIT",
     "CW_DISABLE_VOLTAGE",
     "CW_SHUTDOWN",
     "CW_SWITCH_ON",
@@ -59,11 +68,30 @@ MAX_TORQUE = 0x6072
 RATED_CURRENT = 0x6075
 RATED_TORQUE = 0x6076
 TORQUE_ACTUAL = 0x6077
+TARGET_POSITION = 0x607A
+TARGET_VELOCITY = 0x60FF
+#: Supported drive modes (a bit per mode: 7 CSP, 8 CSV, 9 CST).
+SUPPORTED_DRIVE_MODES = 0x6502
 #: Device type of the axis (ETG.6010, optional).
 AXIS_DEVICE_TYPE = 0x67FF
 
 #: Mode of operation: cyclic synchronous torque.
 MODE_CST = 10
+#: Mode of operation: cyclic synchronous position.
+MODE_CSP = 8
+#: Mode of operation: cyclic synchronous velocity.
+MODE_CSV = 9
+#: A rig file's ``mode`` names and their modes of operation (0x6060 values).
+MODES = {"cst": MODE_CST, "csp": MODE_CSP, "csv": MODE_CSV}
+#: Long names of the cyclic synchronous modes, for messages.
+MODE_NAMES = {"cst": "cyclic synchronous torque", "csp": "cyclic synchronous position",
+              "csv": "cyclic synchronous velocity"}
+#: The target object each mode's RxPDO carries and its PDO bit length: target torque 0x6071 (I16,
+#: per mille of the rated torque), target position 0x607A (I32, counts), target velocity 0x60FF
+#: (I32, velocity units).
+MODE_TARGET = {"cst": (TARGET_TORQUE, 16), "csp": (TARGET_POSITION, 32), "csv": (TARGET_VELOCITY, 32)}
+#: Bit of each mode in the supported drive modes 0x6502.
+MODE_SUPPORT_BIT = {"csp": 7, "csv": 8, "cst": 9}
 
 # controlword commands
 CW_DISABLE_VOLTAGE = 0x0000

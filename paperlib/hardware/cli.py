@@ -115,7 +115,9 @@ def add_parser(subparsers: Any) -> None:
                     help="rig TOML whose [rig] robot and [[ethercat.slave]] chain the master expects (default "
                          "config/rig.example.toml, the flagship's; config/rigs/ holds the rigs' own files; a rig "
                          "with a [joint] drive train, config/rigs/bearing.toml or config/rigs/three_rrr.toml, runs "
-                         "the joint-space self-test around its [rig] twin, paperlib.hardware.joint_selftest)")
+                         "the joint-space self-test around its [rig] twin, paperlib.hardware.joint_selftest; one whose "
+                         "twin is \"tx40_campaign\", config/rigs/tx40_thermal.toml, the position-controlled arm's, "
+                         "paperlib.hardware.arm_selftest)")
     st.add_argument("--quiet", action="store_true", help="print only the JSON summary")
     st.set_defaults(func=cmd_selftest)
     ci = sub.add_parser("calibrate-imu", help="IMU conversion rows from a recording (nominal IMU conversion)")

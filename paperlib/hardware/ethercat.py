@@ -1,4 +1,4 @@
-"""EtherCAT master for a chain of CiA 402 drives (any number of axes each) in CST mode, optionally with digital inputs.
+"""EtherCAT master for a chain of CiA 402 drives (any number of axes each) in CST, CSP or CSV mode, optionally with digital inputs.
 
 Built on pysoem (SOEM).  :class:`EthercatMaster` brings the chain up and runs the cyclic
 exchange; :func:`probe` lists what is on an interface (``paperlib hardware probe``). Which
@@ -20,12 +20,14 @@ Bring-up (:meth:`EthercatMaster.open`):
    and refuse a different chain, naming what was found (:class:`ChainMismatchError`);
 3. in PRE-OP, from each drive's ``config_func`` (:func:`~paperlib.hardware.ethercat_drives.configure_drive`):
    check that each axis answers at its object offset (e.g. ETG.6010's 0x800 for a second axis:
-   statusword 0x6841, rated torque 0x6876, device type 0x6FFF if present), set modes of
-   operation 0x6060 + offset = 10 (CST) and read it back through 0x6061 + offset, read rated
-   torque 0x6076 + offset and max torque 0x6072 + offset, and map the PDOs: axis ``k`` of the
-   drive to RxPDO 0x1600 + k = controlword (U16) + target torque (I16) and TxPDO 0x1A00 + k =
-   statusword (U16), position (I32), velocity (I32), torque actual (I16), assigned through
-   0x1C12/0x1C13 (sub-index 0 written as one byte);
+   statusword 0x6841, rated torque 0x6876, device type 0x6FFF if present), check that the axis
+   offers the mode its rig file names (``mode``: supported drive modes 0x6502 + offset, the
+   mode's target object), set modes of operation 0x6060 + offset = 10 (CST), 8 (CSP) or 9 (CSV)
+   and read it back through 0x6061 + offset, read rated torque 0x6076 + offset and max torque
+   0x6072 + offset, and map the PDOs: axis ``k`` of the drive to RxPDO 0x1600 + k = controlword
+   (U16) + target torque 0x6071 (I16; CST) / target position 0x607A (I32; CSP) / target velocity
+   0x60FF (I32; CSV) and TxPDO 0x1A00 + k = statusword (U16), position (I32), velocity (I32),
+   torque actual (I16), assigned through 0x1C12/0x1C13 (sub-index 0 written as one byte);
 4. ``config_map``; check the mapped sizes; compute the expected working counter from the
    ESC rules (LRW: +2 per slave with outputs, +1 per slave with inputs) -- SOEM's
    ``expected_wkc`` undercounts by one when a slave's inputs are bit-sized (e.g. a coupler's
@@ -39,8 +41,11 @@ are configured by SDO in their own ``config_func`` (settings written and read ba
 the axes are enabled when asked, decoded every cycle into :attr:`EthercatMaster.terminals`
 ``.values``; a reply whose terminal status has the error bit raises :class:`TerminalFault`.
 
-:meth:`EthercatMaster.exchange` then runs one cycle: target torques [N m] -> per mille of
-the rated torque, LRW, working-counter check, and counts -> SI units.  Every cycle's WKC is
+:meth:`EthercatMaster.exchange` then runs one cycle: each axis' command in its mode's SI unit
+(CST: motor torque [N m] -> per mille of the rated torque; CSP: joint position [rad] -> counts on
+the unwrapped encoder scale; CSV: joint velocity [rad/s] -> velocity units), LRW, working-counter
+check, and counts -> SI units. While the axes are not enabled a CSP axis is sent its actual
+position (so enabling it does not move it), the others zero.  Every cycle's WKC is
 checked; lost frames and WKC errors are counted and too many in a row raise
 :class:`LostFrameError`.
 
@@ -106,7 +111,7 @@ from paperlib.hardware.ethercat_config import (
     SlaveIdentity,
     chain_from_tables,
 )
-from paperlib.hardware.ethercat_drives import configure_drive, drives_of
+from paperlib.hardware.ethercat_drives import axis_targets, configure_drive, drives_of, unwrap_offset
 from paperlib.hardware.ethercat_errors import (
     BringUpError,
     ChainMismatchError,
@@ -146,7 +151,7 @@ TWO_PI = 2.0 * math.pi
 
 
 class EthercatMaster:
-    """pysoem-based master for a chain of CST drives with any number of axes (and optionally digital inputs).
+    """pysoem-based master for a chain of CiA 402 drives with any number of axes, each in CST, CSP or CSV (and optionally digital inputs).
 
     Parameters
     ----------
@@ -204,6 +209,9 @@ class EthercatMaster:
         self._pos_scale = np.array([TWO_PI / cfg.counts_per_rev / g for g in cfg.gear_ratio])
         self._vel_scale = self._pos_scale * np.array([ax.velocity_unit_counts_s for ax in cfg.axes])
         self._zero_permille = [0] * n
+        self._modes = [ax.mode for ax in cfg.axes]
+        self._csp = [a for a, mode in enumerate(self._modes) if mode == "csp"]
+        self._idle = [0] * n  # targets while not enabled (a CSP axis: its actual position)
         self.position = np.zeros(n)
         self.velocity = np.zeros(n)
         self.torque = np.zeros(n)
@@ -449,9 +457,18 @@ class EthercatMaster:
         self.master.send_processdata()
         return self.master.receive_processdata(int(self.config.receive_timeout_s * 1e6))
 
+    def _idle_targets(self) -> list[int]:
+        """Targets while not enabled: zero torque / velocity, a CSP axis' last actual position [counts]."""
+        if not self._csp:
+            return self._zero_permille
+        for a in self._csp:
+            last = self._last_counts[a]
+            self._idle[a] = 0 if last is None else last
+        return self._idle
+
     def _pack_outputs(self, permille: list[int] | None = None) -> None:
-        """Every drive's outputs: the axes' controlwords and target torques [per mille] (None: zero torque)."""
-        p = self._zero_permille if permille is None else permille
+        """Every drive's outputs: the axes' controlwords and targets in their modes' units (None: idle targets)."""
+        p = self._idle_targets() if permille is None else permille
         sent = self._sent = []
         for lay, d in zip(self._layout, self._drive_slaves):
             out = lay.pack(self._cw, p)
@@ -511,15 +528,15 @@ class EthercatMaster:
     # cyclic exchange
     # ------------------------------------------------------------------------------------------
     def exchange(self, torque_Nm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, bool]:
-        """One process-data cycle: command torques, return the drive's actual values.
+        """One process-data cycle: command the axes, return the drive's actual values.
 
         Same as :meth:`send` followed by :meth:`receive` (one round trip inside the call).
 
         Parameters
         ----------
         torque_Nm : array_like, shape (n_axes,)
-            Target motor torques [N m]; converted to per mille of the rated torque and clamped
-            to the max torque 0x6072 + offset.
+            Each axis' command in its mode's unit (:meth:`send`): target motor torque [N m] of a
+            CST axis, target position [rad] of a CSP axis, target velocity [rad/s] of a CSV axis.
 
         Returns
         -------
@@ -542,7 +559,13 @@ class EthercatMaster:
         return self.receive()
 
     def send(self, torque_Nm: np.ndarray) -> None:
-        """First half of a cycle: pack the target torques [N m] and send the process-data frame.
+        """First half of a cycle: pack each axis' target and send the process-data frame.
+
+        ``torque_Nm`` (shape (n_axes,)) holds each axis' command in its mode's unit: a CST axis'
+        target motor torque [N m] (to per mille of the rated torque, clamped to the max torque
+        0x6072 + offset), a CSP axis' target position [rad, joint side: gear ratio applied] (to
+        counts on the unwrapped scale of the positions read, sent modulo 2^32), a CSV axis'
+        target velocity [rad/s, joint side] (to units of 0x606C, clipped to I32).
 
         Does not wait for the frame to come back: :meth:`receive` collects it. A real-time
         loop sends at the end of cycle k and receives at the start of cycle k + 1, so the
@@ -559,14 +582,8 @@ class EthercatMaster:
         if not self._enabled:
             self._pack_outputs(None)
         else:
-            lim = self.max_torque_permille
-            r = self.rated_torque_Nm
-            permille = []
-            for a in range(self.n_axes):
-                p = int(round(float(torque_Nm[a]) / r[a] * 1000.0))
-                lo = min(int(lim[a]), 32767)
-                permille.append(-lo if p < -lo else (lo if p > lo else p))
-            self._pack_outputs(permille)
+            self._pack_outputs(axis_targets(torque_Nm, self._modes, self.rated_torque_Nm, self.max_torque_permille,
+                                            self._pos_scale, self._turn_offset, self._vel_scale))
         self.master.send_processdata()
 
     def receive(self, timeout_s: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, bool]:
@@ -670,13 +687,7 @@ class EthercatMaster:
             for j, axis in enumerate(lay.axes):
                 sw, counts, vel, tq = vals[4 * j:4 * j + 4]
                 self.statusword[axis] = sw
-                last = self._last_counts[axis]
-                if last is not None:
-                    delta = counts - last
-                    if delta > 2**31 - 1:
-                        self._turn_offset[axis] -= 2**32
-                    elif delta < -(2**31):
-                        self._turn_offset[axis] += 2**32
+                self._turn_offset[axis] = unwrap_offset(counts, self._last_counts[axis], self._turn_offset[axis])
                 self._last_counts[axis] = counts
                 self.position[axis] = (counts + self._turn_offset[axis]) * self._pos_scale[axis]
                 self.velocity[axis] = vel * self._vel_scale[axis]

@@ -55,12 +55,17 @@ class DriveAxis:
         One unit of the axis' velocity actual value 0x606C [counts/s].
     name : str
         Short name for messages (default: the drive's name and the axis letter, e.g. ``"BE2-090-20/B"``).
+    mode : str
+        Mode of operation: ``"cst"`` (cyclic synchronous torque: the master sends a target torque),
+        ``"csp"`` (position: a target position) or ``"csv"`` (velocity: a target velocity);
+        :data:`paperlib.hardware.cia402.MODES`.
     """
 
     slave: int
     offset: int = 0
     velocity_unit_counts_s: float = 1.0
     name: str = ""
+    mode: str = "cst"
 
 
 @dataclasses.dataclass
@@ -155,10 +160,10 @@ class EthercatConfig:
 
 #: Keys of one ``[[ethercat.slave]]`` table of a rig file (:func:`chain_from_tables`).
 SLAVE_KEYS = ("name", "vendor_id", "product_code", "revision", "role", "axes", "n_axes", "axis_object_offset",
-              "velocity_unit_counts_s", "channels")
-_DRIVE_ONLY_KEYS = ("axes", "n_axes", "axis_object_offset", "velocity_unit_counts_s")
-#: Keys of one entry of a drive's ``axes`` list (an inline table, e.g. ``{offset = 0x800}``).
-AXIS_KEYS = ("offset", "name")
+              "velocity_unit_counts_s", "mode", "channels")
+_DRIVE_ONLY_KEYS = ("axes", "n_axes", "axis_object_offset", "velocity_unit_counts_s", "mode")
+#: Keys of one entry of a drive's ``axes`` list (an inline table, e.g. ``{offset = 0x800, mode = "csp"}``).
+AXIS_KEYS = ("offset", "name", "mode")
 #: Axes of a drive table that names neither ``axes`` nor ``n_axes`` (the rig files written when the
 #: master knew one dual-axis drive: axis B at ``axis_object_offset``).
 DEFAULT_AXES_PER_DRIVE = 2
@@ -183,6 +188,7 @@ def _drive_axes(pos: int, tab: dict[str, Any]) -> tuple[DriveAxis, ...]:
                 raise ValueError(f"{where}: axis {k} needs offset and knows only {list(AXIS_KEYS)}, got {sorted(a)}")
         offsets = [int(a["offset"]) for a in specs]
         names = [str(a.get("name", "")) for a in specs]
+        modes = [str(a.get("mode", tab.get("mode", "cst"))) for a in specs]
     else:
         n = int(tab.get("n_axes", DEFAULT_AXES_PER_DRIVE))
         if n < 1:
@@ -190,6 +196,11 @@ def _drive_axes(pos: int, tab: dict[str, Any]) -> tuple[DriveAxis, ...]:
         step = int(tab.get("axis_object_offset", cia402.AXIS_OFFSET))
         offsets = [k * step for k in range(n)]
         names = [""] * n
+        modes = [str(tab.get("mode", "cst"))] * n
+    bad = sorted({m for m in modes if m not in cia402.MODES})
+    if bad:
+        raise ValueError(f"{where}: mode {', '.join(repr(m) for m in bad)} is not one of "
+                         f"{', '.join(repr(m) for m in cia402.MODES)}")
     if len(set(offsets)) != len(offsets) or any(o < 0 or o % 0x800 for o in offsets):
         raise ValueError(f"{where}: axis object offsets {[hex(o) for o in offsets]} must be distinct multiples "
                          "of 0x800 (ETG.6010)")
@@ -197,8 +208,8 @@ def _drive_axes(pos: int, tab: dict[str, Any]) -> tuple[DriveAxis, ...]:
         raise ValueError(f"{where}: {len(offsets)} axes; a drive maps at most {cia402.MAX_AXES_PER_DRIVE} "
                          "(one RxPDO 0x1600+k and TxPDO 0x1A00+k per axis)")
     drive = str(tab["name"])
-    return tuple(DriveAxis(pos, off, vel, name or f"{drive}/{chr(ord('A') + k)}")
-                 for k, (off, name) in enumerate(zip(offsets, names)))
+    return tuple(DriveAxis(pos, off, vel, name or f"{drive}/{chr(ord('A') + k)}", mode)
+                 for k, (off, name, mode) in enumerate(zip(offsets, names, modes)))
 
 
 def chain_from_tables(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -213,7 +224,8 @@ def chain_from_tables(tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
         0x800}]`` (object index offset of each axis, optional ``name``) or as ``n_axes`` and
         ``axis_object_offset`` (axis ``k`` at ``k * axis_object_offset``); with neither, two axes
         at 0 and ``axis_object_offset`` (default 0x800). It may give ``velocity_unit_counts_s``
-        (one unit of 0x606C [counts/s], default 1). ``config/rig.example.toml`` documents them.
+        (one unit of 0x606C [counts/s], default 1) and ``mode`` (``"cst"``, ``"csp"`` or ``"csv"``,
+        default ``"cst"``; an axis' own ``mode`` in ``axes`` overrides it). ``config/rig.example.toml`` documents them.
 
     Returns
     -------

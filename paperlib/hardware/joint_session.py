@@ -35,7 +35,7 @@ from paperlib.hardware.joint_rig import JointRig
 from paperlib.hardware.loop import Limits, LoopStats, Watchdog, run_loop
 from paperlib.hardware.session import command_deadlines
 
-__all__ = ["JointSessionResult", "JointReference", "ImpedanceStep", "run_joint_session"]
+__all__ = ["JointSessionResult", "JointReference", "ImpedanceStep", "run_joint_session", "finish_run"]
 
 
 @dataclass
@@ -213,7 +213,7 @@ def run_joint_session(
     RigFault
         When the rig cannot be brought up (nothing recorded).
     """
-    from paperlib.recordings import RecordingError, RecordingWriter, read_recording, validate, write_recording
+    from paperlib.recordings import RecordingWriter
     from paperlib.twin.robots.torque_joint import trapezoidal_moves
 
     say = log or (lambda s: None)
@@ -296,6 +296,35 @@ def run_joint_session(
     finally:
         gc.unfreeze()
     say(stats.summary())
+    recording, valid, err, summary = finish_run(rig, stats, output)
+    return JointSessionResult(stats=stats, recording=recording, recording_valid=valid, validation_error=err,
+                              fault=stats.fault, stop_reason=stats.stop_reason, summary=summary)
+
+
+def finish_run(rig: Any, stats: LoopStats, output: str | os.PathLike[str]
+               ) -> tuple[Path | None, bool, str | None, dict[str, Any]]:
+    """After a loop run of a drive-and-terminals rig: stamp the recording with the loop's statistics, validate it.
+
+    Parameters
+    ----------
+    rig : JointRig or ArmRig
+        The rig that ran (its per-cycle timestamps, channel sources and timings).
+    stats : LoopStats
+        The loop's statistics.
+    output : path-like
+        The recording the writer wrote (absent: fewer than two cycles ran).
+
+    Returns
+    -------
+    recording : Path or None
+    valid : bool
+    error : str or None
+        Why the recording is missing or invalid.
+    summary : dict
+        Cycles, deadline statistics, stop reason, fault, link counters, channel sources, timings.
+    """
+    from paperlib.recordings import RecordingError, read_recording, validate, write_recording
+
     late, offset_p99_us, offset_max_us = command_deadlines(rig, stats)
     out = Path(output)
     recording = out if out.is_file() else None
@@ -322,10 +351,9 @@ def run_joint_session(
                "lateness_median_us": stats.lateness_median_us, "lateness_p99_us": stats.lateness_p99_us,
                "lateness_p999_us": stats.lateness_p999_us, "lateness_max_us": stats.lateness_max_us,
                "torque_clips": stats.torque_clips, "stop_reason": stats.stop_reason, "fault": stats.fault,
-               "link_counters": stats.rig_counters, "channel_sources": rig.channel_sources(),
-               "timings": dict(rig.timings)}
-    return JointSessionResult(stats=stats, recording=recording, recording_valid=valid, validation_error=err,
-                              fault=stats.fault, stop_reason=stats.stop_reason, summary=summary)
+               "link_counters": stats.rig_counters, "loop_elapsed_s": stats.elapsed_s,
+               "channel_sources": rig.channel_sources(), "timings": dict(rig.timings)}
+    return recording, valid, err, summary
 
 
 def _reference_step(ref: JointReference, n: int, nj: int, rate: float, gear: float,

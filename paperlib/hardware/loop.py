@@ -37,7 +37,9 @@ beyond ``+-tau_max`` are clipped and counted, not faulted. SIGINT (Ctrl-C) -- or
 ``KeyboardInterrupt`` raised by ``step`` -- stops cleanly at the end of the cycle. Any
 other exception is treated as a fault as well (zero torque, rig closed, writer finished)
 and is then re-raised, so a bug never looks like a completed run. In every case the writer
-is finished, holding every executed cycle up to the stop.
+is finished, holding every executed cycle up to the stop. A position-controlled rig (one with a
+``hold_command()`` method, :class:`paperlib.hardware.arm_rig.ArmRig`) is sent that instead of
+zeros: for it the command is a target position, and stopping means holding where it is.
 
 Rig health (optional duck-typed attributes; :class:`~paperlib.rig.Rig` does not declare
 them yet): ``rig.imu_age_s`` (float, age of the IMU sample used by the last ``read`` [s]),
@@ -636,7 +638,9 @@ def run_loop(
         tau_cmd[:] = 0.0
         if phase != "open":
             try:
-                rig.command(zeros)
+                # a position-controlled rig holds where it is (zero would be a target position)
+                hold = getattr(rig, "hold_command", None)
+                rig.command(zeros if hold is None else hold())
             except BaseException as exc:  # noqa: BLE001
                 stats.cleanup_errors.append(f"zero-torque command: {type(exc).__name__}: {exc}")
         if m is not None and not logged and append is not None and phase != "log":

@@ -77,6 +77,7 @@ class RigSettings:
     twin: str | None = None  # [rig] twin: the twin the self-test's emulated rig runs (None: the robot's own)
     imu_enabled: bool = True  # [imu] enabled = false: a rig without the IMU board
     joint: dict[str, Any] | None = None  # [joint]: a single-joint rig's drive train (paperlib.hardware.joint_rig)
+    arm: dict[str, Any] | None = None  # [arm]: a position-controlled arm's drive train (paperlib.hardware.arm_rig)
     max_lost_frames: int = 20
     receive_timeout_s: float = 1e-4
     pd_watchdog_s: float | None = None
@@ -105,7 +106,7 @@ class RigSettings:
 
 #: The :class:`RigSettings` fields that say what the rig *is* (its robot and its EtherCAT chain), as
 #: opposed to how it is connected and run: what a self-test takes from a rig file.
-IDENTITY_FIELDS = ("robot", "chain", "coupler_index", "axes", "terminals", "twin", "imu_enabled", "joint")
+IDENTITY_FIELDS = ("robot", "chain", "coupler_index", "axes", "terminals", "twin", "imu_enabled", "joint", "arm")
 
 
 def _tuple(v: Any, n: int | None = None, kind: type = float) -> tuple:
@@ -189,6 +190,7 @@ def load_rig_settings(path: str | Path, **overrides: Any) -> RigSettings:
             udp_port=int(imu.get("udp_port", 5005)),
             imu_enabled=imu_enabled,
             joint=dict(raw["joint"]) if "joint" in raw else None,
+            arm=dict(raw["arm"]) if "arm" in raw else None,
             twin=None if rig.get("twin") is None else str(rig["twin"]),
             bind_address=str(imu.get("bind_address", "0.0.0.0")),
             source_address=imu.get("source_address"),

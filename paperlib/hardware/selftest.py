@@ -201,6 +201,13 @@ def selftest(
                               emulator=emulator, start_emulator=start_emulator, max_lost_frames=max_lost_frames,
                               receive_timeout_s=receive_timeout_s, pd_watchdog_s=pd_watchdog_s, lockstep=lockstep,
                               log=log)
+    if identity.twin == "tx40_campaign":  # a position-controlled arm (the warm-up campaign's): its own self-test
+        from paperlib.hardware.arm_selftest import selftest_arm
+
+        return selftest_arm(identity, duration_s=duration_s, seed=seed, json_out=json_out, workdir=workdir,
+                            emulator=emulator, start_emulator=start_emulator, max_lost_frames=max_lost_frames,
+                            receive_timeout_s=receive_timeout_s, pd_watchdog_s=pd_watchdog_s, lockstep=lockstep,
+                            log=log)
     ncpu = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else list(range(ncpu))
     if cpu == "auto":

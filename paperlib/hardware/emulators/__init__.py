@@ -2,9 +2,11 @@
 
 * :mod:`.esc` -- the EtherCAT slave controller model (frames, datagrams, registers, SII,
   AL state machine, mailbox/CoE) and a raw-socket server;
-* :mod:`.devices` -- the paper's chain: an EK1828-like coupler and CiA 402 drives (one to
-  four axes; the paper's has two) in cyclic synchronous torque mode with a pluggable plant
-  (``python -m paperlib.hardware.emulators.devices --ifname IF --config JSON``);
+* :mod:`.devices` -- the paper's chain: CiA 402 drives (one to four axes; the paper's has
+  two) in cyclic synchronous torque, position or velocity mode, and the chain built from a
+  config (``python -m paperlib.hardware.emulators.devices --ifname IF --config JSON``), with
+  :mod:`.coupler` (an EK1828-like coupler and its proximity sensors), :mod:`.plants` (what a
+  drive's axes move) and :mod:`.axis_loop` (a drive's own CSP/CSV loop);
 * :mod:`.rig_chain` -- the emulated chain a rig file's ``[[ethercat.slave]]`` tables describe.
 
 Names are imported lazily so that ``python -m paperlib.hardware.emulators.devices`` does
@@ -23,10 +25,10 @@ _EXPORTS = {
     "serve": ".esc",
     "Cia402Drive": ".devices",
     "DualAxisCia402Drive": ".devices",
-    "Ek1828Coupler": ".devices",
-    "InertiaPlant": ".devices",
-    "Plant": ".devices",
-    "ProximitySensors": ".devices",
+    "Ek1828Coupler": ".coupler",
+    "InertiaPlant": ".plants",
+    "Plant": ".plants",
+    "ProximitySensors": ".coupler",
     "build_chain": ".devices",
     "emulated_chain": ".rig_chain",
 }

@@ -1,4 +1,4 @@
-"""The drive side of the CiA 402 state machine: one emulated axis (cyclic synchronous torque only).
+"""The drive side of the CiA 402 state machine: one emulated axis (the same in every mode of operation).
 
 Used by the emulated drive (:class:`paperlib.hardware.emulators.devices.Cia402Drive`);
 the master's side is :mod:`paperlib.hardware.cia402`.
@@ -10,7 +10,7 @@ __all__ = ["Cia402Axis"]
 
 
 class Cia402Axis:
-    """The CiA 402 drive state machine of one axis (CST only).
+    """The CiA 402 drive state machine of one axis (mode-independent; the drive applies the mode).
 
     States and statusword patterns (bits 0-3, 5, 6): not ready 0x0000, switch on disabled
     0x0040, ready to switch on 0x0021, switched on 0x0023, operation enabled 0x0027, quick stop

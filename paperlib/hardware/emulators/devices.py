@@ -15,9 +15,11 @@ Assumptions (no datasheet was available; each is a parameter):
   the proximity sensors of joints 1/2 (active within ``half_width_rad`` of the home angle).
 * Drive: vendor 0x000000AB (Copley), product code 0x00000BE2 (placeholder: the real code
   was not available), CiA 402 with axis B at +0x800 (0x6840...), CoE mailbox 128/128 bytes
-  at 0x1000/0x1080, SM2 at 0x1100 (outputs), SM3 at 0x1180 (inputs).  Only cyclic
-  synchronous torque (0x6060 = 10) is implemented; writing another mode is aborted with
-  0x06090030.  Encoder: 2^16 counts/rev (virtual encoder from the resolver), velocity in
+  at 0x1000/0x1080, SM2 at 0x1100 (outputs), SM3 at 0x1180 (inputs).  By default only cyclic
+  synchronous torque (0x6060 = 10) is offered (supported drive modes 0x6502 = bit 9); writing
+  another mode is aborted with 0x06090030.  A drive built with ``modes`` including ``"csp"`` /
+  ``"csv"`` also offers cyclic synchronous position (8; target position 0x607A) / velocity (9;
+  target velocity 0x60FF) and follows the target with its own loop (:class:`AxisLoop`).  Encoder: 2^16 counts/rev (virtual encoder from the resolver), velocity in
   units of 0.1 counts/s (Copley's documented unit for 0x606C; unverified for this drive),
   torque in per mille of the rated torque 0x6076 [mN m].  Rated torque 1.6 N m and rated
   current 4 A per axis are placeholders for the Mavilor BLS55 motors.
@@ -35,28 +37,29 @@ terminated (SIGTERM/SIGINT), with the plant's true state for cross-checks.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import gc
-import importlib
 import json
 import math
 import os
 import signal
 import struct
 import sys
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from paperlib.hardware.cia402 import MODE_CST
+from paperlib.hardware.cia402 import MODE_CSP, MODE_CST, MODE_CSV, MODE_SUPPORT_BIT, MODES
 
+from .axis_loop import AxisLoop
 from .cia402_axis import Cia402Axis
+from .coupler import EK1828_PRODUCT_CODE, EK1828_REVISION, EK1828_VENDOR_ID, Ek1828Coupler, ProximitySensors  # noqa: F401
 from .esc.chain import EscChain
 from .esc.coe import _TYPE_FORMATS, AbortRule, CoeServer, ObjectDictionary, OdEntry, SdoAbort
 from .esc.registers import AlState, AlStatusCode
 from .esc.server import FrameFaults, serve
 from .esc.sii import PdoEntrySpec, PdoSpec, SiiImage, SmEntry
 from .esc.slave import EscSlave
+from .plants import InertiaPlant, Plant, make_plant
 from .terminals import TERMINAL_TYPES, make_terminal
 
 __all__ = [
@@ -67,6 +70,7 @@ __all__ = [
     "Cia402Drive",
     "DualAxisCia402Drive",
     "Cia402Axis",
+    "AxisLoop",
     "build_chain",
     "main",
     "EK1828_VENDOR_ID",
@@ -75,9 +79,6 @@ __all__ = [
     "BE2_PRODUCT_CODE",
 ]
 
-EK1828_VENDOR_ID = 0x00000002
-EK1828_PRODUCT_CODE = 0x07242C52
-EK1828_REVISION = 0x00110000
 COPLEY_VENDOR_ID = 0x000000AB
 BE2_PRODUCT_CODE = 0x00000BE2  # assumed placeholder
 BE2_REVISION = 0x00010000
@@ -86,224 +87,13 @@ DEVICE_TYPE_SERVO = 0x00020192  # CiA 402, servo drive
 TWO_PI = 2.0 * math.pi
 
 
-# --- plant --------------------------------------------------------------------------------------
-
-
-class Plant(Protocol):
-    """What the drive's axes move.
-
-    ``step`` is called on every process-data exchange (and on idle ticks) with the motor
-    torques the drive applies [N m] and the time since the previous call [s] (0 on the first
-    call, which must return the initial state).
-    """
-
-    def step(self, torque_Nm: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Advance by ``dt``; return (position [rad], velocity [rad/s], torque actual [N m]), shape (2,)."""
-        ...
-
-
-class InertiaPlant:
-    """Default plant: two independent rigid inertias with viscous (and optional Coulomb) friction.
-
-    ``J qdd = tau - b qd - fc sign(qd)``; the viscous part is integrated exactly over ``dt``
-    (constant torque over the step), the Coulomb part semi-implicitly with stiction at rest.
-
-    Parameters
-    ----------
-    inertia : sequence of float
-        Rotor-side inertias [kg m^2].
-    viscous : sequence of float
-        Viscous friction coefficients [N m s/rad] (> 0).
-    coulomb : sequence of float
-        Coulomb friction torques [N m].
-    q0 : sequence of float
-        Initial positions [rad].
-    """
-
-    def __init__(
-        self,
-        inertia: Sequence[float] = (5e-4, 5e-4),
-        viscous: Sequence[float] = (2e-3, 2e-3),
-        coulomb: Sequence[float] = (0.0, 0.0),
-        q0: Sequence[float] = (0.0, 0.0),
-    ) -> None:
-        self.J = [float(v) for v in inertia]
-        self.b = [float(v) for v in viscous]
-        self.fc = [float(v) for v in coulomb]
-        self.q = [float(v) for v in q0]
-        self.qd = [0.0] * len(self.q)
-        self.tau = [0.0] * len(self.q)
-        if min(self.J) <= 0 or min(self.b) <= 0:
-            raise ValueError("inertia and viscous friction must be positive")
-
-    def step(self, torque_Nm: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Advance by ``dt`` [s] under ``torque_Nm`` [N m]; see :class:`Plant`.
-
-        Plain float arithmetic per axis (this runs at every process-data cycle of the emulator).
-        """
-        for k in range(len(self.q)):
-            tau = float(torque_Nm[k])
-            self.tau[k] = tau
-            if dt <= 0.0:
-                continue
-            w0, J, b, fc = self.qd[k], self.J[k], self.b[k], self.fc[k]
-            if w0 == 0.0 and abs(tau) <= fc:
-                continue  # stiction
-            drive = tau - (fc if w0 > 0.0 else -fc if w0 < 0.0 else math.copysign(fc, tau))
-            a = math.exp(-b * dt / J)
-            w_inf = drive / b
-            w1 = w_inf + (w0 - w_inf) * a
-            self.q[k] += w_inf * dt + (w0 - w_inf) * (J / b) * (1.0 - a)
-            # Coulomb friction must not reverse the motion within a step
-            if fc > 0.0 and w0 != 0.0 and (w1 > 0.0) != (w0 > 0.0):
-                w1 = 0.0
-            self.qd[k] = w1
-        return np.array(self.q), np.array(self.qd), np.array(self.tau)
-
-
-def make_plant(spec: dict[str, Any] | None, n_axes: int = 2) -> Plant:
-    """Build a plant from a config: ``{"factory": "module:callable", "kwargs": {...}}`` or InertiaPlant kwargs.
-
-    An :class:`InertiaPlant`'s arguments not given are its defaults repeated for ``n_axes`` axes.
-    """
-    spec = dict(spec or {})
-    factory = spec.pop("factory", None)
-    if factory:
-        module, _, attr = str(factory).partition(":")
-        fn = getattr(importlib.import_module(module), attr)
-        return fn(**spec.get("kwargs", {}))
-    for key, value in (("inertia", 5e-4), ("viscous", 2e-3), ("coulomb", 0.0), ("q0", 0.0)):
-        spec.setdefault(key, (value,) * n_axes)
-    return InertiaPlant(**spec)
-
-
-@dataclasses.dataclass
-class ProximitySensors:
-    """Two proximity sensors at the joints' home angles (the paper's zeroing sensors).
-
-    Attributes
-    ----------
-    home_rad : tuple of float
-        Joint angle of each sensor's target [rad].
-    half_width_rad : float
-        Half width of the active window [rad].
-    gear_ratio : tuple of float
-        Motor angle / joint angle, to turn the drive's motor angle into the joint angle.
-    """
-
-    home_rad: tuple[float, float] = (0.0, 0.0)
-    half_width_rad: float = 0.05
-    gear_ratio: tuple[float, float] = (1.0, 1.0)
-
-    def bits(self, motor_rad: Sequence[float]) -> int:
-        """DI bit field: bit k set while joint k is inside its sensor window."""
-        out = 0
-        for k in range(min(len(self.home_rad), len(motor_rad))):
-            joint = motor_rad[k] / self.gear_ratio[k]
-            d = (joint - self.home_rad[k] + math.pi) % TWO_PI - math.pi
-            if abs(d) <= self.half_width_rad:
-                out |= 1 << k
-        return out
-
-
-# --- EK1828 coupler -----------------------------------------------------------------------------
-
-
-class Ek1828Coupler(EscSlave):
-    """EK1828-like EtherCAT coupler with ``n_di`` digital inputs and ``n_do`` digital outputs.
-
-    Parameters
-    ----------
-    input_fn : callable, optional
-        Returns the DI bit field (called once per cycle); default all inputs off.
-    vendor_id, product_code, revision, serial : int
-        Identity in the SII (override the product code to emulate a wrong device).
-    n_di, n_do : int
-        Number of digital inputs (bit-sized TxPDO entries) and outputs (RxPDO entries).
-    eeprom_8byte, dc : bool
-        ESC capabilities.
-    refuse_states : dict, optional
-        Fault injection, see :class:`~paperlib.hardware.emulators.esc.EscSlave`.
-    """
-
-    SM_OUT = (0, 0x0F00)
-    SM_IN = (1, 0x1000)
-
-    def __init__(
-        self,
-        input_fn: Callable[[], int] | None = None,
-        *,
-        vendor_id: int = EK1828_VENDOR_ID,
-        product_code: int = EK1828_PRODUCT_CODE,
-        revision: int = EK1828_REVISION,
-        serial: int = 1828001,
-        n_di: int = 4,
-        n_do: int = 8,
-        eeprom_8byte: bool = True,
-        dc: bool = True,
-        name: str = "EK1828",
-        refuse_states: dict[Any, int] | None = None,
-    ) -> None:
-        self.n_di, self.n_do = n_di, n_do
-        self.in_bytes = (n_di + 7) // 8
-        self.out_bytes = (n_do + 7) // 8
-        sii = SiiImage(
-            vendor_id=vendor_id,
-            product_code=product_code,
-            revision=revision,
-            serial=serial,
-            strings=(name, "EtherCAT coupler, 4 DI 24 V, 8 DO 24 V (emulated)"),
-            fmmu=(1, 2, 3),
-            sms=(
-                SmEntry(self.SM_OUT[1], self.out_bytes, 0x44, 0x01, 3),
-                SmEntry(self.SM_IN[1], self.in_bytes, 0x00, 0x01, 4),
-            ),
-            rxpdos=(
-                PdoSpec(0x1600, 0, tuple(PdoEntrySpec(0x7000 + 0x10 * k, 1, 1, 0x0001) for k in range(n_do))),
-            ),
-            txpdos=(
-                PdoSpec(0x1A00, 1, tuple(PdoEntrySpec(0x6000 + 0x10 * k, 1, 1, 0x0001) for k in range(n_di))),
-            ),
-            pdi_control=0x04,  # digital I/O
-            ebus_current_mA=-2000,
-        )
-        super().__init__(sii, eeprom_8byte=eeprom_8byte, dc=dc, name=name, refuse_states=refuse_states)
-        self.input_fn = input_fn or (lambda: 0)
-        self.outputs = 0
-
-    def check_transition(self, old: int, new: int) -> int:
-        if new == AlState.SAFEOP:
-            if not self.check_sm(self.SM_OUT[0], self.SM_OUT[1], self.out_bytes, outputs=True):
-                return AlStatusCode.INVALID_OUTPUT_CONFIG
-            if not self.check_sm(self.SM_IN[0], self.SM_IN[1], self.in_bytes, outputs=False):
-                return AlStatusCode.INVALID_INPUT_CONFIG
-        return 0
-
-    def _refresh_inputs(self) -> None:
-        bits = int(self.input_fn()) & ((1 << self.n_di) - 1)
-        self.mem[self.SM_IN[1] : self.SM_IN[1] + self.in_bytes] = bits.to_bytes(self.in_bytes, "little")
-
-    def on_state_change(self, old: int, new: int) -> None:
-        if new >= AlState.SAFEOP:
-            self._refresh_inputs()
-        if new < AlState.OP:
-            self.outputs = 0  # outputs are switched off outside OP
-
-    def on_outputs(self, sm_index: int, now: float) -> None:
-        if self.al_state == AlState.OP:
-            self.outputs = int.from_bytes(self.mem[self.SM_OUT[1] : self.SM_OUT[1] + self.out_bytes], "little")
-        self._refresh_inputs()
-
-    def tick(self, now: float) -> None:
-        if self.al_state >= AlState.SAFEOP:
-            self._refresh_inputs()
-
-
 # --- dual-axis CST drive --------------------------------------------------------------------------
 
 
 class Cia402Drive(EscSlave):
-    """A CiA 402 drive with one to four axes in cyclic synchronous torque mode (default: the Copley BE2-090-20's two).
+    """A CiA 402 drive with one to four axes in cyclic synchronous torque (and optionally position/velocity) mode.
+
+    The default is the Copley BE2-090-20: two axes, CST only.
 
     Parameters
     ----------
@@ -328,6 +118,11 @@ class Cia402Drive(EscSlave):
         Injected SDO aborts: ``{"index", "subindex", "code", "direction"}``.
     axis_faults : sequence of dict
         Injected axis faults: ``{"axis": 0|1, "after_cycles": n, "code": 0x2310}``.
+    modes : sequence of str
+        Modes the drive offers (``"cst"``, ``"csp"``, ``"csv"``; default CST only). CSP / CSV add
+        target position 0x607A / target velocity 0x60FF per axis and their bits in 0x6502.
+    loop : dict, optional
+        :class:`AxisLoop` gains of every axis (CSP / CSV).
     encoder_offset_counts : sequence of int, optional
         Position counts at plant angle 0 per axis (default 0).
     fixed_dt : float or None
@@ -365,6 +160,8 @@ class Cia402Drive(EscSlave):
         axis_offsets: Sequence[int] | None = None,
         sdo_aborts: Sequence[dict[str, Any]] = (),
         axis_faults: Sequence[dict[str, Any]] = (),
+        modes: Sequence[str] = ("cst",),
+        loop: dict[str, float] | None = None,
         encoder_offset_counts: Sequence[int] | None = None,
         fixed_dt: float | None = None,
         idle_step_s: float = 0.005,
@@ -421,6 +218,11 @@ class Cia402Drive(EscSlave):
         self.idle_step_s = float(idle_step_s)
         self.enc_offset = per_axis(encoder_offset_counts, 0, "encoder_offset_counts")
         self.axes = [Cia402Axis() for _ in range(n)]
+        self.modes = tuple(str(m) for m in modes)
+        unknown = [m for m in self.modes if m not in MODES]
+        if unknown or not self.modes:
+            raise ValueError(f"modes {list(self.modes)}: each one of {list(MODES)}, at least one")
+        self.loops = [AxisLoop(**(loop or {})) for _ in range(n)]
         self.axis_faults = [dict(f) for f in axis_faults]
         self.cycles = 0
         self.watchdog_trips: list[float] = []
@@ -489,16 +291,20 @@ class Cia402Drive(EscSlave):
             od.var(0x6064 + b, "i32", 0, pdo_mappable=True, name="position actual value")
             od.var(0x606C + b, "i32", 0, pdo_mappable=True, name="velocity actual value")
             od.var(0x6071 + b, "i16", 0, "rw", pdo_mappable=True, name="target torque")
+            if "csp" in self.modes:
+                od.var(0x607A + b, "i32", 0, "rw", pdo_mappable=True, name="target position")
+            if "csv" in self.modes:
+                od.var(0x60FF + b, "i32", 0, "rw", pdo_mappable=True, name="target velocity")
             od.var(0x6072 + b, "u16", int(max_t[axis]), "rw", pdo_mappable=True, name="max torque")
             od.var(0x6075 + b, "u32", int(rated_i[axis]), "rw", name="motor rated current")
             od.var(0x6076 + b, "u32", int(rated_t[axis]), "rw", on_write=self._positive, name="motor rated torque")
             od.var(0x6077 + b, "i16", 0, pdo_mappable=True, name="torque actual value")
-            od.var(0x6502 + b, "u32", 1 << 9, name="supported drive modes")  # bit 9: CST
+            od.var(0x6502 + b, "u32", sum(1 << MODE_SUPPORT_BIT[m] for m in set(self.modes)),
+                   name="supported drive modes")  # bits 7 CSP, 8 CSV, 9 CST
             od.var(0x67FF + b, "u32", DEVICE_TYPE_SERVO, name="device type of the axis")
 
-    @staticmethod
-    def _mode_writer(value: int) -> int:
-        return 0 if value in (0, MODE_CST) else SdoAbort.VALUE_RANGE
+    def _mode_writer(self, value: int) -> int:
+        return 0 if value == 0 or value in (MODES[m] for m in self.modes) else SdoAbort.VALUE_RANGE
 
     @staticmethod
     def _positive(value: int) -> int:
@@ -626,12 +432,16 @@ class Cia402Drive(EscSlave):
         od = self.od
         for axis, ax in enumerate(self.axes):
             b = self.axis_offsets[axis]
-            if ax.state == Cia402Axis.OE and od.value(0x6060 + b) == MODE_CST:
+            mode = od.value(0x6060 + b)
+            if ax.state == Cia402Axis.OE and mode == MODE_CST:
                 limit = od.value(0x6072 + b)
                 permille = max(-limit, min(limit, od.value(0x6071 + b)))
                 self.torque_cmd_Nm[axis] = permille * 1e-3 * od.value(0x6076 + b) * 1e-3
+            elif ax.state == Cia402Axis.OE and mode in (MODE_CSP, MODE_CSV):
+                self.torque_cmd_Nm[axis] = self._loop_torque(axis, b, mode, dt)
             else:
                 self.torque_cmd_Nm[axis] = 0.0
+                self.loops[axis].reset()
         q, qd, tau = self.plant.step(self.torque_cmd_Nm.copy(), dt)
         self.q, self.qd, self.tau = np.asarray(q, float), np.asarray(qd, float), np.asarray(tau, float)
         self._update_actuals()
@@ -649,6 +459,20 @@ class Cia402Drive(EscSlave):
         self.q, self.qd, self.tau = np.asarray(q, float), np.asarray(qd, float), np.asarray(tau, float)
         self._update_actuals()
         self._write_inputs()
+
+    def _loop_torque(self, axis: int, b: int, mode: int, dt: float) -> float:
+        """Torque of the axis' own loop toward its target position / velocity [N m] (CSP / CSV)."""
+        od = self.od
+        scale_q = self.cpr / TWO_PI  # counts per motor radian
+        q, qd = float(self.q[axis]), float(self.qd[axis])
+        if mode == MODE_CSP:
+            # the target relative to the position last reported, across the 32-bit wrap
+            err = ((od.value(0x607A + b) - od.value(0x6064 + b) + 2**31) % 2**32) - 2**31
+            target = (round(q * scale_q) + err) / scale_q
+        else:
+            target = od.value(0x60FF + b) * self.vel_unit / scale_q
+        limit = od.value(0x6072 + b) * 1e-3 * od.value(0x6076 + b) * 1e-3
+        return self.loops[axis].torque(mode, target, q, qd, dt, limit)
 
     def _update_actuals(self) -> None:
         q, qd, tau = self.q.tolist(), self.qd.tolist(), self.tau.tolist()

@@ -35,7 +35,8 @@ def emulated_chain(chain: Sequence[SlaveIdentity], axes: Sequence[DriveAxis],
     -------
     list of dict
         One ``{"type": ..., **kwargs}`` per slave: ``"ek1828"`` for the ``digital_inputs`` slave,
-        ``"cst_drive"`` (with ``axis_offsets`` and ``velocity_unit_counts_s`` [counts/s]) for a drive,
+        ``"cst_drive"`` (with ``axis_offsets``, ``velocity_unit_counts_s`` [counts/s] and, when an axis
+        runs in CSP or CSV, ``modes``: CST and those) for a drive,
         ``"el3356"`` / ``"el3202"`` for a ``bridge`` / ``rtd`` terminal
         (:mod:`paperlib.hardware.emulators.terminals`).
 
@@ -58,8 +59,12 @@ def emulated_chain(chain: Sequence[SlaveIdentity], axes: Sequence[DriveAxis],
             if len(units) != 1:
                 raise ValueError(f"slave {pos} ({ident.name}): its axes have velocity units {sorted(units)}; "
                                  "an emulated drive has one")
-            out.append({"type": "cst_drive", **spec, "axis_offsets": [ax.offset for ax in mine],
-                        "velocity_unit_counts_s": units.pop()})
+            drive = {"type": "cst_drive", **spec, "axis_offsets": [ax.offset for ax in mine],
+                     "velocity_unit_counts_s": units.pop()}
+            others = sorted({ax.mode for ax in mine} - {"cst"})
+            if others:  # the drive offers the modes its axes run in (and CST, as every emulated drive)
+                drive["modes"] = ["cst", *others]
+            out.append(drive)
         elif ident.role == "bridge":
             ch = next(c for c in terminals if c.slave == pos)
             out.append({"type": "el3356", **spec, "sensitivity_mV_V": ch.rated_output_mV_V,

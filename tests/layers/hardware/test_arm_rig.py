@@ -1,0 +1,129 @@
+"""The thermal-campaign arm's rig: six CSP drives and RTD terminals, against the campaign twin behind emulated devices.
+
+Pure tests of the rig file (its chain, modes, channels, ``[arm]`` table and its refusals) and of the
+campaign arm as a plant (at rest it holds under gravity only with the drives' torque; heated
+gearboxes warm up); then, as root, ``paperlib hardware selftest --rig config/rigs/tx40_thermal.toml``
+in lock step: the real master brings the nine slaves up with every axis in CSP, the arm follows the
+start of a campaign day's program, and the recording (``source = twin``, ``rig = emulated-hardware``)
+carries the drives' torques and the RTDs' gearbox temperatures with their sources.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from paperlib.hardware.rig_settings import load_rig_settings
+from paperlib.provenance import REPO_ROOT
+
+RIG_FILE = REPO_ROOT / "config" / "rigs" / "tx40_thermal.toml"
+
+
+def test_the_rig_file_describes_six_csp_axes_and_six_gearbox_rtds():
+    s = load_rig_settings(RIG_FILE)
+    assert s.robot == "tx40" and s.twin == "tx40_campaign" and s.cycle_hz == 250.0 and not s.imu_enabled
+    assert [a.mode for a in s.axes] == ["csp"] * 6 and len({a.slave for a in s.axes}) == 6
+    assert [(c.signal, c.joint) for c in s.terminals] == [("temperature", j) for j in range(6)]
+    from paperlib.hardware.arm_rig import ArmRig, ArmTrain
+
+    train = ArmTrain.from_settings(s)
+    assert train.gear_ratio == (32.0, 32.0, 45.0, -48.0, 45.0, 32.0)
+    rig = ArmRig(s)
+    assert rig.n_joints == 6 and rig.channels == ("q", "qd", "tau_m", "temperature")
+    cfg = rig.ethercat_config()
+    assert cfg.gear_ratio == train.gear_ratio and abs(cfg.cycle_time_s - 0.004) < 1e-12
+
+
+@pytest.mark.parametrize("arm, match", [
+    ({}, r"needs \[arm\] gear_ratio"),
+    ({"gear_ratio": [1.0] * 5}, r"gear_ratio has 5 values for 6 axes"),
+    ({"gear_ratio": [1.0] * 6, "speed": 1}, r"unknown key\(s\) \['speed'\]"),
+    ({"gear_ratio": [1.0] * 6, "q_min_deg": [10.0] * 6, "q_max_deg": [0.0] * 6}, "q_min_deg < q_max_deg"),
+])
+def test_a_bad_arm_table_is_refused_naming_the_rig(arm, match):
+    from dataclasses import replace
+
+    from paperlib.hardware.arm_rig import ArmTrain
+
+    s = replace(load_rig_settings(RIG_FILE), arm=arm)
+    with pytest.raises(ValueError, match=match) as info:
+        ArmTrain.from_settings(s)
+    assert "tx40_thermal.toml" in str(info.value)
+
+
+def _arm(**truth_overrides):
+    from paperlib.twin.robots.campaign import load_campaign_params, friction_rows, design_two_node
+    from paperlib.twin.robots.campaign_plant import CampaignArmPlant
+    from paperlib.twin.thermal import thermal_array
+
+    params = load_campaign_params()
+    rise = params.inner_rise_K / 20.0  # [K/W]: a design power of 20 W per gearbox
+    nets = [design_two_node(params.tau1_s[j], params.tau2_s[j], rise[j], params.fast_share[j]) for j in range(6)]
+    truth = {"friction_rows": friction_rows(params).tolist(), "ambient_degC": 20.0,
+             "thermal_params": thermal_array(nets).tolist(), "fault": None, **truth_overrides}
+    q0 = np.array([0.0, -0.5, 1.2, 0.0, 0.5, 0.0])
+    return CampaignArmPlant(truth, q0, (32.0, 32.0, 45.0, -48.0, 45.0, 32.0), 0.004, np.zeros(6)), params
+
+
+def test_the_plant_holds_only_with_the_gravity_torque_and_heats_a_moving_gearbox():
+    arm, params = _arm()
+    q0 = arm.q.copy()
+    g = arm._rb(q0, np.zeros(6), np.zeros(6))  # the arm's gravity torques at the start pose [N m]
+    assert abs(g[1]) > 5.0  # the shoulder carries the arm
+    arm.tau_motor[:] = g / arm.gear
+    for _ in range(250):
+        arm.advance(0.004)
+    np.testing.assert_allclose(arm.q, q0, atol=1e-9)  # held (friction never drives)
+    np.testing.assert_allclose(arm.report * arm.gear, g, rtol=1e-12)  # reported: what the drives apply
+    # the same arm left without torque sags under gravity
+    arm2, _ = _arm()
+    for _ in range(50):
+        arm2.advance(0.004)
+    assert abs(arm2.q[1] - q0[1]) > 0.01
+    # joint 1 (vertical axis) turned at constant torque: friction power heats its gearbox, not the others
+    arm3, _ = _arm()
+    arm3.tau_motor[:] = g / arm3.gear
+    arm3.tau_motor[0] = 3.0 * params.friction["coulomb_Nm"][0] / 32.0
+    for _ in range(2500):
+        arm3.advance(0.004)
+    assert arm3.qd[0] > 0.1
+    assert arm3.x[0, 0] > 20.01 and np.all(arm3.x[1:, 0] == pytest.approx(20.0, abs=1e-3))
+
+
+# --------------------------------------------------------------------------------------------
+# network test: the self-test in lock step
+# --------------------------------------------------------------------------------------------
+
+pysoem = pytest.importorskip("pysoem")
+
+
+@pytest.mark.root
+def test_selftest_of_the_thermal_arm_in_lockstep(tmp_path):
+    from paperlib.hardware import netns
+    from paperlib.hardware.selftest import LOCKSTEP_LINK, selftest
+
+    reason = netns.unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    link = {k: v for k, v in LOCKSTEP_LINK.items() if k != "max_imu_age_s"}
+    s = selftest(8.0, rig_file=RIG_FILE, workdir=tmp_path, json_out=tmp_path / "st.json", lockstep=True, **link)
+    assert s["fault"] is None and s["stop_reason"] == "completed" and s["recording_valid"], s.get("fault")
+    assert s["robot"] == "tx40" and s["source"] == "twin" and s["rig"] == "emulated-hardware"
+    assert s["slaves_found"] == 9 and s["cycles"] == 2000
+    sig = s["signals"]
+    # the arm follows the program (the drives' own loops, one 4-ms frame late)
+    assert max(sig["tracking_error_rms_deg"]) < 0.5, sig["tracking_error_rms_deg"]
+    # every gearbox has its RTD; they start at the day's ambient and lag the twin's inner nodes
+    T = sig["temperature"]
+    assert T["joints_with_rtd"] == [1, 2, 3, 4, 5, 6]
+    assert all(a <= b + 0.05 for a, b in zip(T["last_degC"], T["twin_last_degC"]))
+    assert all(b > f for f, b in zip(T["first_degC"], T["twin_last_degC"]))
+    src = s["channel_sources"]
+    assert src["temperature"]["3"]["terminal"] == "EL3202 gearboxes 3-4" and src["tau_m"]["6"]["mode"] == "csp"
+    # the drives were left disabled, the twin's gearboxes warmed
+    assert all(st == ["switch on disabled"] for st in (d["axis_states"] for d in s["emulator"]["drives"]))
+    from paperlib.recordings import read_recording
+
+    ds = read_recording(s["recording"])
+    assert ds.attrs["rig"] == "emulated-hardware" and ds.attrs["source"] == "twin" and ds.attrs["robot"] == "tx40"
+    assert ds["temperature"].attrs.get("units") == "degC" and np.isfinite(ds["temperature"].values).all()
