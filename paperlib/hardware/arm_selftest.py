@@ -20,20 +20,15 @@
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
-import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
-from paperlib.hardware import netns
 from paperlib.hardware.emulators.rig_chain import emulated_chain
 from paperlib.hardware.rig_settings import RigSettings
-from paperlib.rig import RigFault
 
 __all__ = ["selftest_arm", "arm_emulator_config"]
 
@@ -97,14 +92,10 @@ def selftest_arm(identity: RigSettings, *, duration_s: float = 20.0, seed: int =
     from paperlib.hardware.arm_rig import ArmRig
     from paperlib.hardware.arm_session import run_arm_session
     from paperlib.hardware.loop import Watchdog
-    from paperlib.hardware.selftest_process import EmulatorProcess, SelftestUnavailable
-    from paperlib.hardware.selftest_process import json_default as _json_default
+    from paperlib.hardware.selftest_process import emulated_selftest
     from paperlib.twin.robots.campaign_plant import day_setpoints
 
     say = log or (lambda s: None)
-    reason = netns.unavailable_reason()
-    if reason:
-        raise SelftestUnavailable(f"paperlib hardware selftest {reason}")
     wd = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="paperlib_selftest_"))
     wd.mkdir(parents=True, exist_ok=True)
     day_cfg = {"day": dict(day)} if day is not None else {}
@@ -122,51 +113,19 @@ def selftest_arm(identity: RigSettings, *, duration_s: float = 20.0, seed: int =
         "duration_s": duration_s, "cycle_hz": cycle_hz, "seed": seed, "day": day, "slaves_found": 0, "slaves": [],
         "cycles": 0, "fault": None, "stop_reason": None, "recording": None, "recording_valid": False,
         "workdir": str(wd)}
-    t_start = time.perf_counter()
-    emu = None
-    with netns.NetnsPair() as pair:
-        try:
-            if start_emulator:
-                emu = EmulatorProcess(pair, emu_cfg, None, workdir=wd, module="paperlib.hardware.emulators.arm_rig")
-                say(f"emulated arm started (pid {emu.info.get('pid')})")
-            settings = replace(identity, interface=pair.ifname["master"], netns=pair.ns["master"], name="selftest",
-                               emulated=True, cycle_hz=cycle_hz, max_lost_frames=max_lost_frames,
-                               receive_timeout_s=receive_timeout_s, pd_watchdog_s=pd_watchdog_s)
-            rig = ArmRig(settings)
-            truth = emu.info.get("truth") if emu else None
-            try:
-                res = run_arm_session(rig, q_sp, output=wd / output_name, seed=seed, truth=truth,
-                                      config={"twin_day": emu.info.get("spec") if emu else None},
-                                      watchdog=Watchdog(max_imu_age_s=None, max_frame_errors=max_lost_frames),
-                                      sleep_margin_s=None if lockstep else 1e-3, log=say)
-            finally:
-                m = rig.master
-                if m is not None and m.found:
-                    summary["slaves_found"] = len(m.found)
-                    summary["slaves"] = [{"position": d["position"], "name": d["name"], "vendor": f"0x{d['vendor']:08X}",
-                                          "product": f"0x{d['product']:08X}"} for d in m.found]
-                    summary["expected_wkc"] = m.expected_wkc
-            summary.update(res.summary)
-            summary.update(recording=None if res.recording is None else str(res.recording),
-                           recording_valid=res.recording_valid, validation_error=res.validation_error,
-                           source=rig.source, rig=rig.rig_label)
-            if report and res.recording is not None and res.recording_valid:
-                summary["signals"] = _signal_report(res.recording, rig.train.gear_ratio, emu_cfg)
-        except (RigFault, RuntimeError, OSError, ValueError) as exc:
-            summary["fault"] = f"{type(exc).__name__}: {exc}"
-            summary["stop_reason"] = "bring-up fault" if summary["cycles"] == 0 else "fault"
-            say("fault: " + summary["fault"])
-        finally:
-            if emu is not None:
-                report = emu.stop()
-                summary["emulator"] = {k: report.get(k) for k in ("returncode", "twin", "drives", "terminals", "stderr")
-                                       if k in report}
-    summary["wall_s"] = round(time.perf_counter() - t_start, 2)
-    if summary["cycles"]:
-        summary["wall_per_cycle_ms"] = round(1e3 * summary["wall_s"] / summary["cycles"], 4)
-    if json_out is not None:
-        Path(json_out).write_text(json.dumps(summary, indent=2, default=_json_default) + "\n")
-    return json.loads(json.dumps(summary, default=_json_default))
+
+    def run(rig: ArmRig, emu: Any) -> Any:
+        return run_arm_session(rig, q_sp, output=wd / output_name, seed=seed, truth=emu.info.get("truth") if emu else None,
+                               config={"twin_day": emu.info.get("spec") if emu else None},
+                               watchdog=Watchdog(max_imu_age_s=None, max_frame_errors=max_lost_frames),
+                               sleep_margin_s=None if lockstep else 1e-3, log=say)
+
+    signals = (lambda res, rig: _signal_report(res.recording, rig.train.gear_ratio, emu_cfg)) if report else None
+    return emulated_selftest(identity, summary, emulator_module="paperlib.hardware.emulators.arm_rig",
+                             emulator_config=emu_cfg, make_rig=ArmRig, run=run, signals=signals,
+                             report_keys=("returncode", "twin", "drives", "terminals", "stderr"), workdir=wd,
+                             cycle_hz=cycle_hz, max_lost_frames=max_lost_frames, receive_timeout_s=receive_timeout_s,
+                             pd_watchdog_s=pd_watchdog_s, start_emulator=start_emulator, json_out=json_out, log=log)
 
 
 def _signal_report(recording: Path, gear_ratio: tuple[float, ...], emu_cfg: dict[str, Any]) -> dict[str, Any]:

@@ -22,21 +22,16 @@ Fault injection (tests) goes through ``emulator`` (the emulator's config, e.g. `
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import tempfile
-import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
-from paperlib.hardware import netns
 from paperlib.hardware.emulators.rig_chain import emulated_chain
 from paperlib.hardware.rig_settings import RigSettings
-from paperlib.rig import RigFault
 
 __all__ = ["selftest_joint"]
 
@@ -81,13 +76,9 @@ def selftest_joint(identity: RigSettings, *, duration_s: float = 6.0, seed: int 
     from paperlib.hardware.joint_rig import JointRig
     from paperlib.hardware.joint_session import run_joint_session
     from paperlib.hardware.loop import Watchdog
-    from paperlib.hardware.selftest_process import EmulatorProcess, SelftestUnavailable
-    from paperlib.hardware.selftest_process import json_default as _json_default
+    from paperlib.hardware.selftest_process import emulated_selftest
 
     say = log or (lambda s: None)
-    reason = netns.unavailable_reason()
-    if reason:
-        raise SelftestUnavailable(f"paperlib hardware selftest {reason}")
     wd = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="paperlib_selftest_"))
     wd.mkdir(parents=True, exist_ok=True)
     cycle_hz = float(identity.cycle_hz or 1000.0)
@@ -100,50 +91,20 @@ def selftest_joint(identity: RigSettings, *, duration_s: float = 6.0, seed: int 
         "robot": identity.robot, "rig_file": identity.source_file, "twin": identity.twin, "lockstep": bool(lockstep),
         "duration_s": duration_s, "seed": seed, "slaves_found": 0, "slaves": [], "cycles": 0, "fault": None,
         "stop_reason": None, "recording": None, "recording_valid": False, "workdir": str(wd)}
-    t_start = time.perf_counter()
-    emu = None
-    with netns.NetnsPair() as pair:
-        try:
-            if start_emulator:
-                emu = EmulatorProcess(pair, emu_cfg, None, workdir=wd, module="paperlib.hardware.emulators.joint_rig")
-                say(f"emulated joint rig started (pid {emu.info.get('pid')})")
-            settings = replace(identity, interface=pair.ifname["master"], netns=pair.ns["master"], name="selftest",
-                               emulated=True, cycle_hz=cycle_hz, max_lost_frames=max_lost_frames,
-                               receive_timeout_s=receive_timeout_s, pd_watchdog_s=pd_watchdog_s)
-            rig = JointRig(settings)
-            move = math.radians(rig.train.selftest_move_deg)
-            try:
-                res = run_joint_session(rig, duration_s=duration_s, output=wd / "selftest.nc", seed=seed,
-                                        truth=emu.info.get("truth") if emu else None,
-                                        watchdog=Watchdog(max_imu_age_s=None, max_frame_errors=max_lost_frames),
-                                        sleep_margin_s=None if lockstep else 1e-3, log=say,
-                                        **(session or {"distances_rad": (move, -move)}))
-            finally:
-                m = rig.master
-                if m is not None and m.found:
-                    summary["slaves_found"] = len(m.found)
-                    summary["slaves"] = [{"position": d["position"], "name": d["name"], "vendor": f"0x{d['vendor']:08X}",
-                                          "product": f"0x{d['product']:08X}"} for d in m.found]
-                    summary["expected_wkc"] = m.expected_wkc
-            summary.update(res.summary)
-            summary.update(recording=None if res.recording is None else str(res.recording),
-                           recording_valid=res.recording_valid, validation_error=res.validation_error,
-                           source=rig.source, rig=rig.rig_label)
-            if res.recording is not None and res.recording_valid:
-                summary["signals"] = _signal_report(res.recording)
-        except (RigFault, RuntimeError, OSError, ValueError) as exc:
-            summary["fault"] = f"{type(exc).__name__}: {exc}"
-            summary["stop_reason"] = "bring-up fault" if summary["cycles"] == 0 else "fault"
-            say("fault: " + summary["fault"])
-        finally:
-            if emu is not None:
-                report = emu.stop()
-                summary["emulator"] = {k: report.get(k) for k in ("returncode", "twin", "drive", "terminals", "stderr")
-                                       if k in report}
-    summary["wall_s"] = round(time.perf_counter() - t_start, 2)
-    if json_out is not None:
-        Path(json_out).write_text(json.dumps(summary, indent=2, default=_json_default) + "\n")
-    return json.loads(json.dumps(summary, default=_json_default))
+
+    def run(rig: JointRig, emu: Any) -> Any:
+        move = math.radians(rig.train.selftest_move_deg)
+        return run_joint_session(rig, duration_s=duration_s, output=wd / "selftest.nc", seed=seed,
+                                 truth=emu.info.get("truth") if emu else None,
+                                 watchdog=Watchdog(max_imu_age_s=None, max_frame_errors=max_lost_frames),
+                                 sleep_margin_s=None if lockstep else 1e-3, log=say,
+                                 **(session or {"distances_rad": (move, -move)}))
+
+    return emulated_selftest(identity, summary, emulator_module="paperlib.hardware.emulators.joint_rig",
+                             emulator_config=emu_cfg, make_rig=JointRig, run=run,
+                             signals=lambda res, rig: _signal_report(res.recording), workdir=wd, cycle_hz=cycle_hz,
+                             max_lost_frames=max_lost_frames, receive_timeout_s=receive_timeout_s,
+                             pd_watchdog_s=pd_watchdog_s, start_emulator=start_emulator, json_out=json_out, log=log)
 
 
 def _signal_report(recording: Path) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """What the self-tests share: the emulated rig as a subprocess in the slave namespace, the JSON encoding.
 
-Used by :mod:`paperlib.hardware.selftest` (the 5R's rig) and :mod:`paperlib.hardware.joint_selftest`
-(a single-joint rig's).
+Used by :mod:`paperlib.hardware.selftest` (the 5R's rig), :mod:`paperlib.hardware.joint_selftest`
+(joint-space rigs) and :mod:`paperlib.hardware.arm_selftest` (a position-controlled arm); the last
+two run through :func:`emulated_selftest`.
 """
 
 from __future__ import annotations
@@ -13,14 +14,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from paperlib.hardware import netns
 
-__all__ = ["SelftestUnavailable", "EmulatorProcess", "json_default", "REPO"]
+__all__ = ["SelftestUnavailable", "EmulatorProcess", "json_default", "emulated_selftest", "REPO"]
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -115,3 +117,94 @@ def json_default(o: Any) -> Any:
     if isinstance(o, Path):
         return str(o)
     return str(o)
+
+
+def emulated_selftest(identity: Any, summary: dict[str, Any], *, emulator_module: str, emulator_config: dict[str, Any],
+                      make_rig: Callable[[Any], Any], run: Callable[[Any, "EmulatorProcess | None"], Any],
+                      signals: Callable[[Any, Any], dict[str, Any] | None] | None = None,
+                      report_keys: tuple[str, ...] = ("returncode", "twin", "drive", "terminals", "stderr"),
+                      workdir: Path, cycle_hz: float, max_lost_frames: int, receive_timeout_s: float,
+                      pd_watchdog_s: float, start_emulator: bool = True,
+                      json_out: str | os.PathLike[str] | None = None, log: Callable[[str], None] | None = None
+                      ) -> dict[str, Any]:
+    """A rig file's self-test against its emulated devices: the part every drive-and-terminals rig shares.
+
+    In a fresh pair of network namespaces: start the emulator process (``emulator_module`` with
+    ``emulator_config``) in the slave namespace, build the rig (``make_rig``) from ``identity`` with
+    the master's interface and the self-test's link thresholds, run the experiment (``run(rig,
+    emulator)``, returning a session result with ``summary``, ``recording``, ``recording_valid``
+    and ``validation_error``), and fill ``summary`` with what was found on the link, the session's
+    summary, ``signals(result, rig)`` when the recording is valid, a fault (a rig fault, an OS or
+    value error: ``stop_reason`` "bring-up fault" before the first cycle, else "fault") and the
+    emulator's report (``report_keys``).
+
+    Parameters
+    ----------
+    identity : RigSettings
+    summary : dict
+        The summary so far (robot, rig file, ...; must hold ``cycles`` = 0); filled in place.
+    workdir : Path
+        Exists; the recording and the emulator's files go there.
+    cycle_hz, max_lost_frames, receive_timeout_s, pd_watchdog_s : float, int, float, float
+        The rig's loop rate [Hz] and the link thresholds [-, s, s].
+    json_out : path-like, optional
+        Where the summary is written as JSON.
+
+    Returns
+    -------
+    dict
+        The summary, as JSON would give it back.
+
+    Raises
+    ------
+    SelftestUnavailable
+        Not root / no network namespaces.
+    """
+    from paperlib.rig import RigFault
+
+    say = log or (lambda s: None)
+    reason = netns.unavailable_reason()
+    if reason:
+        raise SelftestUnavailable(f"paperlib hardware selftest {reason}")
+    t_start = time.perf_counter()
+    emu = None
+    with netns.NetnsPair() as pair:
+        try:
+            if start_emulator:
+                emu = EmulatorProcess(pair, emulator_config, None, workdir=workdir, module=emulator_module)
+                say(f"emulated rig started (pid {emu.info.get('pid')})")
+            settings = replace(identity, interface=pair.ifname["master"], netns=pair.ns["master"], name="selftest",
+                               emulated=True, cycle_hz=cycle_hz, max_lost_frames=max_lost_frames,
+                               receive_timeout_s=receive_timeout_s, pd_watchdog_s=pd_watchdog_s)
+            rig = make_rig(settings)
+            try:
+                res = run(rig, emu)
+            finally:
+                m = rig.master
+                if m is not None and m.found:
+                    summary["slaves_found"] = len(m.found)
+                    summary["slaves"] = [{"position": d["position"], "name": d["name"], "vendor": f"0x{d['vendor']:08X}",
+                                          "product": f"0x{d['product']:08X}"} for d in m.found]
+                    summary["expected_wkc"] = m.expected_wkc
+            summary.update(res.summary)
+            summary.update(recording=None if res.recording is None else str(res.recording),
+                           recording_valid=res.recording_valid, validation_error=res.validation_error,
+                           source=rig.source, rig=rig.rig_label)
+            if signals is not None and res.recording is not None and res.recording_valid:
+                found = signals(res, rig)
+                if found is not None:
+                    summary["signals"] = found
+        except (RigFault, RuntimeError, OSError, ValueError) as exc:
+            summary["fault"] = f"{type(exc).__name__}: {exc}"
+            summary["stop_reason"] = "bring-up fault" if summary["cycles"] == 0 else "fault"
+            say("fault: " + summary["fault"])
+        finally:
+            if emu is not None:
+                report = emu.stop()
+                summary["emulator"] = {k: report.get(k) for k in report_keys if k in report}
+    summary["wall_s"] = round(time.perf_counter() - t_start, 2)
+    if summary["cycles"]:
+        summary["wall_per_cycle_ms"] = round(1e3 * summary["wall_s"] / summary["cycles"], 4)
+    if json_out is not None:
+        Path(json_out).write_text(json.dumps(summary, indent=2, default=json_default) + "\n")
+    return json.loads(json.dumps(summary, default=json_default))
