@@ -17,15 +17,14 @@ import gc
 import json
 import math
 import os
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from dataclasses import asdict
 from typing import Any, Callable
 
 import numpy as np
 
 from paperlib.hardware.arm_rig import ArmRig
 from paperlib.hardware.joint_session import finish_run
-from paperlib.hardware.loop import Limits, LoopStats, Watchdog, run_loop
+from paperlib.hardware.loop import Limits, RunResult, Watchdog, run_loop
 from paperlib.rig import RigFault
 
 __all__ = ["ArmSessionResult", "ProgramStep", "run_arm_session"]
@@ -54,17 +53,8 @@ class ProgramStep:
         return self.cmd
 
 
-@dataclass
-class ArmSessionResult:
-    """Outcome of :func:`run_arm_session`."""
-
-    stats: LoopStats
-    recording: Path | None
-    recording_valid: bool
-    validation_error: str | None
-    fault: str | None
-    stop_reason: str
-    summary: dict[str, Any] = field(default_factory=dict)
+#: Outcome of :func:`run_arm_session` (the loop's statistics, the recording, how the run ended).
+ArmSessionResult = RunResult
 
 
 def run_arm_session(

@@ -32,7 +32,7 @@ from typing import Any, Callable
 import numpy as np
 
 from paperlib.hardware.joint_rig import JointRig
-from paperlib.hardware.loop import Limits, LoopStats, Watchdog, run_loop
+from paperlib.hardware.loop import Limits, LoopStats, RunResult, Watchdog, run_loop
 from paperlib.hardware.session import command_deadlines
 
 __all__ = ["JointSessionResult", "JointReference", "ImpedanceStep", "run_joint_session", "finish_run"]
@@ -150,17 +150,8 @@ class ImpedanceStep:
         return self.tau
 
 
-@dataclass
-class JointSessionResult:
-    """Outcome of :func:`run_joint_session`."""
-
-    stats: LoopStats
-    recording: Path | None
-    recording_valid: bool
-    validation_error: str | None
-    fault: str | None
-    stop_reason: str
-    summary: dict[str, Any] = field(default_factory=dict)
+#: Outcome of :func:`run_joint_session` (the loop's statistics, the recording, how the run ended).
+JointSessionResult = RunResult
 
 
 def run_joint_session(

@@ -73,6 +73,7 @@ import signal
 import threading
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Literal, Mapping, Protocol, Sequence
 
 import numpy as np
@@ -89,6 +90,7 @@ __all__ = [
     "Limits",
     "Watchdog",
     "LoopStats",
+    "RunResult",
     "order_problems",
     "deadline_statistics",
     "run_loop",
@@ -322,6 +324,37 @@ class LoopStats:
             f"{self.stop_reason}"
         )
         return s + (f": {self.fault}" if self.fault else "")
+
+
+@dataclass
+class RunResult:
+    """Outcome of a session on a rig: the loop's statistics, its recording and how the run ended.
+
+    Returned by the sessions (:func:`paperlib.hardware.joint_session.run_joint_session`, the arm's
+    and, with the estimator's results added, :func:`paperlib.hardware.session.run_session`).
+
+    Attributes
+    ----------
+    stats : LoopStats
+    recording : Path or None
+        The recording written (None: fewer than two cycles ran).
+    recording_valid : bool
+        Whether it passed :func:`paperlib.recordings.validate`.
+    validation_error : str or None
+        Why it is missing or invalid.
+    fault, stop_reason : str or None, str
+        As in :class:`LoopStats`.
+    summary : dict
+        The run's JSON summary (cycles, deadline statistics, link counters, ...).
+    """
+
+    stats: LoopStats
+    recording: Path | None
+    recording_valid: bool
+    validation_error: str | None
+    fault: str | None
+    stop_reason: str
+    summary: dict[str, Any] = field(default_factory=dict)
 
 
 def _channel_dict(

@@ -45,7 +45,7 @@ import numpy as np
 from paperlib.control import controllers as ctl
 from paperlib.control.step import ST_NONFINITE, ST_SETPOINT_INVALID
 from paperlib.estimation.config import EstimatorConfig
-from paperlib.hardware.loop import Limits, LoopStats, Watchdog, order_problems, run_loop
+from paperlib.hardware.loop import Limits, LoopStats, RunResult, Watchdog, order_problems, run_loop
 from paperlib.rig import HasTruth, ImuDelay, Measurement, Rig, RigFault, capabilities
 
 __all__ = ["SessionResult", "ControlStep", "run_session", "controller_config", "summary_problems", "LOOP_ATTRS",
@@ -166,16 +166,9 @@ class ControlStep:
 
 
 @dataclass
-class SessionResult:
-    """Outcome of :func:`run_session`."""
+class SessionResult(RunResult):
+    """Outcome of :func:`run_session`: :class:`~paperlib.hardware.loop.RunResult` and the estimator's results."""
 
-    stats: LoopStats
-    recording: Path | None
-    recording_valid: bool
-    validation_error: str | None
-    fault: str | None
-    stop_reason: str
-    summary: dict[str, Any] = field(default_factory=dict)
     pi_hat_final: list[float] = field(default_factory=list)
     param_names: list[str] = field(default_factory=list)
     converged_s: float = math.nan

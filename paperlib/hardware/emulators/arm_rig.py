@@ -32,11 +32,9 @@ It prints ``READY {json}`` once bound (the day's truth and spec) and ``STATS {js
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import math
 import os
-import signal
 import sys
 from typing import Any
 
@@ -135,27 +133,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ifname", required=True)
     parser.add_argument("--config", default="{}")
     args = parser.parse_args(argv)
-    from paperlib.hardware.emulators.esc import serve
+    from paperlib.hardware.emulators.esc import serve_until_signalled, slave_reports
 
     config = json.loads(args.config)
     chain, faults, arm, day, terminals = build(config)
-    stopping = {"flag": False}
-
-    def _stop(signum: int, frame: Any) -> None:
-        stopping["flag"] = True
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    gc.collect()
-    gc.freeze()
     info = {"pid": os.getpid(), "spec": {k: v for k, v in day.spec.__dict__.items()},
             "sample_rate_hz": day.sample_rate_hz, "truth": day.truth}
-    stats = serve(chain, args.ifname, faults=faults, stop=lambda: stopping["flag"],
-                  on_ready=lambda: print("READY " + json.dumps(info, default=_plain), flush=True),
-                  tick_period_s=0.001)
+    stats = serve_until_signalled(chain, args.ifname, faults=faults, tick_period_s=0.001,
+                                  ready_line=lambda: "READY " + json.dumps(info, default=_plain))
     report = {
         "serve": stats,
-        "slaves": [{"name": s.name, "al_state": s.al_state, "al_code": s.al_code, **s.counters} for s in chain.slaves],
+        "slaves": slave_reports(chain),
         "twin": {"t_s": arm.t, "cycles": arm.cycles, "q_rad": arm.q.tolist(),
                  "gearbox_inner_degC": arm.x[:, 0].tolist()},
         "drives": [{"name": s.name, "axis_states": [ax.state for ax in s.axes],

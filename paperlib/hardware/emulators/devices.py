@@ -37,11 +37,9 @@ terminated (SIGTERM/SIGINT), with the plant's true state for cross-checks.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import math
 import os
-import signal
 import struct
 import sys
 from typing import Any, Callable, Sequence
@@ -56,7 +54,7 @@ from .coupler import EK1828_PRODUCT_CODE, EK1828_REVISION, EK1828_VENDOR_ID, Ek1
 from .esc.chain import EscChain
 from .esc.coe import _TYPE_FORMATS, AbortRule, CoeServer, ObjectDictionary, OdEntry, SdoAbort
 from .esc.registers import AlState, AlStatusCode
-from .esc.server import FrameFaults, serve
+from .esc.server import FrameFaults, serve_until_signalled, slave_reports
 from .esc.sii import PdoEntrySpec, PdoSpec, SiiImage, SmEntry
 from .esc.slave import EscSlave
 from .plants import InertiaPlant, Plant, make_plant
@@ -589,24 +587,8 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, AttributeError) as exc:
             print(f"warning: SCHED_FIFO not available ({exc})", file=sys.stderr, flush=True)
     chain, faults, drive = build_chain(json.loads(args.config))
-    stopping = {"flag": False}
-
-    def _stop(signum: int, frame: Any) -> None:
-        stopping["flag"] = True
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50000, 50, 100)
-
-    def _ready() -> None:
-        print("READY", flush=True)
-
-    stats = serve(chain, args.ifname, faults=faults, stop=lambda: stopping["flag"], on_ready=_ready)
-    report: dict[str, Any] = {"serve": stats, "slaves": []}
-    for s in chain.slaves:
-        report["slaves"].append({"name": s.name, "al_state": s.al_state, "al_code": s.al_code, **s.counters})
+    stats = serve_until_signalled(chain, args.ifname, faults=faults, gc_threshold=(50000, 50, 100))
+    report: dict[str, Any] = {"serve": stats, "slaves": slave_reports(chain)}
     if drive is not None:
         report["drive"] = {
             "q_rad": drive.q.tolist(),

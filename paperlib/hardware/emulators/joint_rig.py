@@ -37,11 +37,9 @@ It prints ``READY {json}`` once bound and ``STATS {json}`` on SIGTERM/SIGINT.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import math
 import os
-import signal
 import sys
 from typing import Any
 
@@ -135,25 +133,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ifname", required=True)
     parser.add_argument("--config", default="{}")
     args = parser.parse_args(argv)
-    from paperlib.hardware.emulators.esc import serve
+    from paperlib.hardware.emulators.esc import serve_until_signalled, slave_reports
 
     config = json.loads(args.config)
     chain, faults, drive, plant, terminals = build(config)
-    stopping = {"flag": False}
-
-    def _stop(signum: int, frame: Any) -> None:
-        stopping["flag"] = True
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    gc.collect()
-    gc.freeze()
     info = {"truth": plant.truth(), "pid": os.getpid(), "gear_ratio": plant.gear}
-    stats = serve(chain, args.ifname, faults=faults, stop=lambda: stopping["flag"],
-                  on_ready=lambda: print("READY " + json.dumps(info, default=float), flush=True), tick_period_s=0.001)
+    stats = serve_until_signalled(chain, args.ifname, faults=faults, tick_period_s=0.001,
+                                  ready_line=lambda: "READY " + json.dumps(info, default=float))
     report = {
         "serve": stats,
-        "slaves": [{"name": s.name, "al_state": s.al_state, "al_code": s.al_code, **s.counters} for s in chain.slaves],
+        "slaves": slave_reports(chain),
         "twin": (plant.report() if hasattr(plant, "report") else
                  {"t_s": plant.t, "cycles": plant.cycles, "q_rad": float(plant.state[0]),
                   "qd_rad_s": float(plant.state[1])}),

@@ -58,12 +58,10 @@ kwargs), ``pd_watchdog_s``. RTD terminals of the chain (``el3202``) that measure
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import math
 import os
 import random
-import signal
 import socket
 import struct
 import sys
@@ -401,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="SCHED_FIFO priority (1-99; 0 = normal). The emulator sleeps between frames")
     parser.add_argument("--cpu", type=int, default=None, help="pin the process to this CPU")
     args = parser.parse_args(argv)
-    from paperlib.hardware.emulators.esc import serve
+    from paperlib.hardware.emulators.esc import serve_until_signalled, slave_reports
 
     if args.cpu is not None:
         try:
@@ -416,16 +414,6 @@ def main(argv: list[str] | None = None) -> int:
     config = json.loads(args.config)
     dest = _parse_dest(args.imu_dest) if args.imu_dest else None
     chain, faults, drive, plant, sender = build(config, dest)
-    stopping = {"flag": False}
-
-    def _stop(signum: int, frame: Any) -> None:
-        stopping["flag"] = True
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50000, 50, 100)
     info = {
         "truth": twin_truth(plant.twin),
         "imu_source": list(sender.source_address) if sender else None,
@@ -434,18 +422,14 @@ def main(argv: list[str] | None = None) -> int:
         "gear_ratio": plant.twin.iota.tolist(),
         "pid": os.getpid(),
     }
-
-    def _ready() -> None:
-        print("READY " + json.dumps(info), flush=True)
-
     t0 = time.monotonic()
-    stats = serve(chain, args.ifname, faults=faults, stop=lambda: stopping["flag"], on_ready=_ready,
-                  tick_period_s=0.001)
+    stats = serve_until_signalled(chain, args.ifname, faults=faults, tick_period_s=0.001, gc_threshold=(50000, 50, 100),
+                                  ready_line=lambda: "READY " + json.dumps(info))
     twin = plant.twin
     report: dict[str, Any] = {
         "serve": stats,
         "wall_s": time.monotonic() - t0,
-        "slaves": [{"name": s.name, "al_state": s.al_state, "al_code": s.al_code, **s.counters} for s in chain.slaves],
+        "slaves": slave_reports(chain),
         "twin": {"t_s": twin.t, "q_rad": twin.q.tolist(), "qd_rad_s": twin.qd.tolist(), "steps": plant.steps,
                  "failure": plant.failure, "cycles_per_step_0_1_2_more": plant.cycles_per_step},
         "imu": asdict(sender.stats) if sender else None,

@@ -55,7 +55,7 @@ from .coe import (
 )
 from .frames import ETHERTYPE_ECAT, Cmd, build_frame, parse_frame
 from .registers import AlState, AlStatusCode
-from .server import FrameFaults, serve
+from .server import FrameFaults, serve, serve_until_signalled, slave_reports
 from .sii import FmmuEntry, PdoEntrySpec, PdoSpec, SiiImage, SmEntry, build_sii
 from .slave import EscSlave
 
@@ -82,6 +82,8 @@ __all__ = [
     "EscChain",
     "FrameFaults",
     "serve",
+    "serve_until_signalled",
+    "slave_reports",
     "build_frame",
     "parse_frame",
 ]

@@ -6,7 +6,9 @@ Part of the ESC emulator (:mod:`paperlib.hardware.emulators.esc`).
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
+import signal
 import socket
 import time
 from typing import Any, Callable
@@ -14,7 +16,7 @@ from typing import Any, Callable
 from .chain import EscChain
 from .frames import ETHERTYPE_ECAT, Cmd
 
-__all__ = ["FrameFaults", "serve"]
+__all__ = ["FrameFaults", "serve", "serve_until_signalled", "slave_reports"]
 
 @dataclasses.dataclass
 class FrameFaults:
@@ -241,3 +243,38 @@ def serve(
             peek.close()
         sock.close()
     return stats
+
+
+def serve_until_signalled(chain: EscChain, ifname: str, *, faults: FrameFaults | None = None,
+                          ready_line: Callable[[], str] = lambda: "READY", tick_period_s: float = 0.002,
+                          gc_threshold: tuple[int, int, int] | None = None) -> dict[str, int]:
+    """An emulator process's :func:`serve`: until SIGTERM or SIGINT, the start-up heap frozen first.
+
+    The objects built before serving are frozen out of the garbage collector (``gc.freeze``: no
+    collector pass walks them during the run); ``gc_threshold`` optionally spaces the passes out
+    further. Once the socket is bound, ``ready_line()`` is printed (flushed) for the parent
+    process, which waits for it (``READY`` and, e.g., a JSON of what the parent should know).
+
+    Returns
+    -------
+    dict
+        :func:`serve`'s counters.
+    """
+    stopping = {"flag": False}
+
+    def _stop(signum: int, frame: Any) -> None:
+        stopping["flag"] = True
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    gc.collect()
+    gc.freeze()
+    if gc_threshold is not None:
+        gc.set_threshold(*gc_threshold)
+    return serve(chain, ifname, faults=faults, stop=lambda: stopping["flag"],
+                 on_ready=lambda: print(ready_line(), flush=True), tick_period_s=tick_period_s)
+
+
+def slave_reports(chain: EscChain) -> list[dict[str, Any]]:
+    """Each slave's name, AL state and code, and its counters (an emulator process's final report)."""
+    return [{"name": s.name, "al_state": s.al_state, "al_code": s.al_code, **s.counters} for s in chain.slaves]
