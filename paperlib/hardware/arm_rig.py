@@ -138,7 +138,12 @@ class ArmRig(JointRig):
         self.hold_command()
 
     def hold_command(self) -> np.ndarray:
-        """The command that holds the arm where it is: last measured positions (CSP), zero (CSV, CST)."""
+        """The command that holds the arm where it is: last measured positions (CSP), zero (CSV, CST).
+
+        Set when the rig opens (what :meth:`read_idle` and the keep-alive frames send until the loop
+        runs) and by the loop's safe stop; not on every measurement: a hold target that followed the
+        measured position would let the arm sink under gravity while the run is prepared.
+        """
         for j, mode in enumerate(self.modes):
             self._hold[j] = self._m.q[j] if mode == "csp" else 0.0
         return self._hold
@@ -153,7 +158,6 @@ class ArmRig(JointRig):
             for name, joint, i in self._slot:
                 getattr(meas, name)[joint] = values[i]
         meas.t = self._cycle / self.sample_rate_hz
-        self.hold_command()
         return meas
 
     def read_idle(self) -> Measurement:

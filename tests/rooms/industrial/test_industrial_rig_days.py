@@ -64,7 +64,11 @@ def test_a_campaign_day_through_the_emulated_rig(tmp_path):
     q, tau = ds["q"].values, ds["tau_m"].values
     n = q.shape[0]
     assert np.max(np.abs(q[1:] - day.q[: n - 1])) < np.radians(3.0)
-    err = np.sqrt(np.mean((tau[1:] - day.tau[: n - 1]) ** 2, axis=0))
-    scale = np.sqrt(np.mean(day.tau[: n - 1] ** 2, axis=0))
+    # judged after the first second: the twin's day starts on its program with the weight carried, the
+    # rig's drives first take the arm's weight over from the hold of the bring-up (a pull-in of up to
+    # ~1 deg, whose length depends on how many hold frames the preparation of the run took)
+    k0 = 250
+    err = np.sqrt(np.mean((tau[1 + k0:] - day.tau[k0: n - 1]) ** 2, axis=0))
+    scale = np.sqrt(np.mean(day.tau[k0: n - 1] ** 2, axis=0))
     print("\ntorque error RMS [N m]", err.round(3), "of RMS", scale.round(3))
     assert np.all(err < 0.5 * scale + 3.0 * np.asarray(params.torque_noise))
