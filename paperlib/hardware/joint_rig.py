@@ -62,6 +62,12 @@ class JointTrain:
         Joint impedance gains of the self-test's moves (joint side).
     selftest_move_deg : float
         Length of the self-test's moves (out and back, every axis) [deg].
+    torque_actual_lag_cycles : int
+        Cycles by which the drive's reported torque (0x6077, ``tau_m``) lags the cycle it was
+        applied in: 1 when the reply of cycle k carries the position at the start of cycle k + 1
+        with the torque applied over cycle k (paperlib's emulated drives). A property of the drive,
+        to be measured on it (a torque step: which sample first shows it). The recording keeps what
+        the drive reported; an analysis that pairs torque with state aligns by it.
     """
 
     gear_ratio: float
@@ -72,6 +78,7 @@ class JointTrain:
     kp_Nm_per_rad: float = 60.0
     kd_Nm_s_per_rad: float = 6.0
     selftest_move_deg: float = 180.0
+    torque_actual_lag_cycles: int = 0
 
     @classmethod
     def from_settings(cls, settings: RigSettings) -> "JointTrain":
@@ -83,9 +90,12 @@ class JointTrain:
         unknown = sorted(set(tab) - {f.name for f in dataclasses.fields(cls)})
         if unknown:
             raise ValueError(f"{where}: [joint] unknown key(s) {unknown}")
-        train = cls(**{k: (int(v) if k == "encoder_counts_per_motor_rev" else float(v)) for k, v in tab.items()})
-        if not (train.gear_ratio > 0 and train.max_motor_torque_Nm > 0 and train.q_min_deg < train.q_max_deg):
-            raise ValueError(f"{where}: [joint] needs gear_ratio > 0, max_motor_torque_Nm > 0, q_min_deg < q_max_deg")
+        ints = ("encoder_counts_per_motor_rev", "torque_actual_lag_cycles")
+        train = cls(**{k: (int(v) if k in ints else float(v)) for k, v in tab.items()})
+        if not (train.gear_ratio > 0 and train.max_motor_torque_Nm > 0 and train.q_min_deg < train.q_max_deg
+                and train.torque_actual_lag_cycles >= 0):
+            raise ValueError(f"{where}: [joint] needs gear_ratio > 0, max_motor_torque_Nm > 0, q_min_deg < q_max_deg, "
+                             "torque_actual_lag_cycles >= 0")
         if len(settings.axes) < 1:
             raise ValueError(f"{where}: a joint-space rig needs at least one CiA 402 axis, the chain has none")
         return train

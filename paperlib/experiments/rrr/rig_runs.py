@@ -19,7 +19,10 @@ file's interface must exist here, and the recording is ``source = hardware``.
 
 The room keeps what its analysis reads and the rig's logger writes: ``q`` (encoders), ``tau_m`` (the
 drives' reported torque), ``tau_tgt``, ``q_sp``, ``qd_sp`` and the drives' ``qd``; the torques are
-converted to the joint side (times the rig's gear ratio), as the twin's recordings hold them. The
+converted to the joint side (times the rig's gear ratio), as the twin's recordings hold them, and
+the reported torque is paired with the state of the cycle it was applied in (moved
+``torque_actual_lag_cycles`` samples earlier, the rig file's ``[joint]`` key: a drive that reports,
+with the position at the start of cycle k + 1, the torque it applied over cycle k lags by one). The
 twin's own "sensor" of the platform (``p_true``, ``pd_true``) does not exist on a rig: notebook 01
 does not read it.
 """
@@ -95,11 +98,22 @@ def _room_recording(session_nc: Path) -> xr.Dataset:
 
     ds = read_recording(session_nc).load()
     ds = ds.drop_vars([v for v in ds.data_vars if v not in KEPT_CHANNELS and "time" in ds[v].dims])
-    gear = float(json.loads(ds.attrs["config"])["joint_train"]["gear_ratio"])
+    train = json.loads(ds.attrs["config"])["joint_train"]
+    gear = float(train["gear_ratio"])
     for name in ("tau_m", "tau_tgt"):
         attrs = {**ds[name].attrs, "side": "joint"}
         ds[name] = ds[name] * gear
         ds[name].attrs = attrs
+    lag = int(train.get("torque_actual_lag_cycles", 0))
+    if lag:
+        # pair each reported torque with the state of the cycle it was applied in, as the analysis
+        # (and the twin's recordings) pair them; the last ``lag`` samples have no torque yet
+        attrs = dict(ds["tau_m"].attrs)
+        shifted = ds["tau_m"].values[lag:].copy()
+        ds = ds.isel(time=slice(0, ds.sizes["time"] - lag))
+        ds["tau_m"] = (ds["tau_m"].dims, shifted)
+        ds["tau_m"].attrs = {**attrs, "aligned": f"reported torque moved {lag} sample(s) earlier "
+                                                 "(rig file: [joint] torque_actual_lag_cycles)"}
     ds.attrs["description"] = "21-point sampling run, drive PD loops only (on the rig)"
     return ds
 
