@@ -107,12 +107,15 @@ def source_footer(provenance: Mapping[str, Any]) -> str | None:
     if not source:
         return None
     text = SOURCE_TEXT.get(str(source), f"Data: {source}")
+    recs = [r for r in provenance.get("recordings", []) or [] if isinstance(r, Mapping)]
+    emulated = [r.get("rig") == "emulated-hardware" for r in recs]
+    if any(emulated):  # the twin behind the real master and emulated devices: say so
+        text += " through the emulated rig" if all(emulated) else " (partly through the emulated rig)"
     names = []
-    for r in provenance.get("recordings", []) or []:
-        if isinstance(r, Mapping):
-            label = r.get("file") or r.get("role") or r.get("name")
-            if label:
-                names.append(Path(str(label)).name)
+    for r in recs:
+        label = r.get("file") or r.get("role") or r.get("name")
+        if label:
+            names.append(Path(str(label)).name)
     if names:
         text += " | recordings: " + ", ".join(names[:4]) + (" ..." if len(names) > 4 else "")
     nb = provenance.get("notebook")

@@ -128,6 +128,8 @@ class Outputs:
                     "recording_created": ds.attrs.get("created"), "sha256": rec.sha256_file(p) if p.is_file() else None}
             if ds.attrs.get("git_commit"):  # the commit that made it, where the file says (not another program's data)
                 item["recording_git_commit"] = ds.attrs["git_commit"]
+            if ds.attrs.get("rig"):  # recorded through a rig (e.g. the emulated one: real master, emulated devices)
+                item["rig"] = ds.attrs["rig"]
             out.append(item)
         return out
 

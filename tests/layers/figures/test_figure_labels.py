@@ -18,6 +18,15 @@ def test_footer_names_the_source_and_the_recordings():
     assert fio.source_footer({}) is None
 
 
+def test_footer_says_when_the_data_came_through_the_emulated_rig():
+    rig = {"file": "results/rrr/recordings/sampling_pd.nc", "rig": "emulated-hardware"}
+    twin = {"file": "results/rrr/recordings/t5_400.nc"}
+    assert "digital twin (simulated, not measured) through the emulated rig |" in fio.source_footer(
+        {"source": "twin", "recordings": [rig]})
+    assert "(partly through the emulated rig)" in fio.source_footer({"source": "twin", "recordings": [rig, twin]})
+    assert "emulated rig" not in fio.source_footer({"source": "twin", "recordings": [twin]})
+
+
 def test_saved_figure_carries_the_footer(tmp_path, monkeypatch):
     import matplotlib
 
