@@ -13,7 +13,6 @@ are disabled); the recording holds every cycle up to it and names the fault.
 
 from __future__ import annotations
 
-import gc
 import json
 import math
 import os
@@ -23,8 +22,8 @@ from typing import Any, Callable
 import numpy as np
 
 from paperlib.hardware.arm_rig import ArmRig
-from paperlib.hardware.joint_session import finish_run
-from paperlib.hardware.loop import Limits, RunResult, Watchdog, run_loop
+from paperlib.hardware.joint_session import run_drive_session
+from paperlib.hardware.loop import Limits, RunResult, Watchdog
 from paperlib.rig import RigFault
 
 __all__ = ["ArmSessionResult", "ProgramStep", "run_arm_session"]
@@ -110,14 +109,9 @@ def run_arm_session(
     step = ProgramStep(q_sp, rate)
     limits = Limits(np.radians(tr.q_min_deg), np.radians(tr.q_max_deg), np.inf)
     watchdog = watchdog or Watchdog(max_imu_age_s=None)
-    gc.collect()
-    gc.freeze()
-    try:
-        rig.open()
-    except BaseException:
-        gc.unfreeze()
-        raise
-    try:
+    temperature = ("temperature",) if "temperature" in rig.channels else ()
+
+    def at_start() -> None:
         q_start = rig.read_idle().q.copy()
         err = np.degrees(np.abs(q_start - q_sp[0]))
         if np.any(err > tr.max_start_error_deg):
@@ -125,32 +119,21 @@ def run_arm_session(
             raise RigFault(f"the arm is not at its program's first pose: joint {j + 1} at "
                            f"{math.degrees(q_start[j]):.2f} deg, the program starts at {math.degrees(q_sp[0, j]):.2f} deg "
                            f"(more than [arm] max_start_error_deg = {tr.max_start_error_deg} deg)")
-        with rig.keepalive():  # the drives' watchdog must see frames while the writer is prepared
-            source = rig.source
-            cfg = {"controller": "joint position program (CSP)", "duration_s": n / rate,
-                   "arm_train": asdict(tr), "watchdog": asdict(watchdog), "rig_file": rig.settings.source_file,
-                   **(config or {})}
-            rec_attrs = {"rig": rig.rig_label, "channel_sources": json.dumps(rig.channel_sources()),
-                         "devices": json.dumps(rig.identity, default=str), **(attrs or {})}
-            channels = ("q", "qd", "tau_m", "q_sp", *(("temperature",) if "temperature" in rig.channels else ()))
-            writer = RecordingWriter(
-                output, list(range(1, rig.n_joints + 1)), robot=rig.robot, source=source, sample_rate_hz=rate,
-                controller="position", config=cfg, seed=int(seed) if source == "twin" else None,
-                truth=(truth or {"note": "emulated hardware"}) if source == "twin" else None, attrs=rec_attrs,
-                channels=channels, origins={"qd": "drive"}, torque_side="motor", preallocate=n + 2)
-    except BaseException:
-        rig.close()
-        gc.unfreeze()
-        raise
-    rig.prepare_timing(n)
-    say(f"loop: {n} cycles at {rate:g} Hz")
-    log_channels = ("q", "qd", "tau_m", *(("temperature",) if "temperature" in rig.channels else ()))
-    try:
-        stats = run_loop(rig, step, n / rate, rate, writer, watchdog, limits, log_channels=log_channels,
-                         sleep_margin_s=sleep_margin_s, open_rig=False)
-    finally:
-        gc.unfreeze()
-    say(stats.summary())
-    recording, valid, verr, summary = finish_run(rig, stats, output)
-    return ArmSessionResult(stats=stats, recording=recording, recording_valid=valid, validation_error=verr,
-                            fault=stats.fault, stop_reason=stats.stop_reason, summary=summary)
+
+    def make_writer() -> Any:
+        source = rig.source
+        cfg = {"controller": "joint position program (CSP)", "duration_s": n / rate,
+               "arm_train": asdict(tr), "watchdog": asdict(watchdog), "rig_file": rig.settings.source_file,
+               **(config or {})}
+        rec_attrs = {"rig": rig.rig_label, "channel_sources": json.dumps(rig.channel_sources()),
+                     "devices": json.dumps(rig.identity, default=str), **(attrs or {})}
+        return RecordingWriter(
+            output, list(range(1, rig.n_joints + 1)), robot=rig.robot, source=source, sample_rate_hz=rate,
+            controller="position", config=cfg, seed=int(seed) if source == "twin" else None,
+            truth=(truth or {"note": "emulated hardware"}) if source == "twin" else None, attrs=rec_attrs,
+            channels=("q", "qd", "tau_m", "q_sp", *temperature), origins={"qd": "drive"}, torque_side="motor",
+            preallocate=n + 2)
+
+    return run_drive_session(rig, step, duration_s=n / rate, n=n, rate=rate, output=output, watchdog=watchdog,
+                             limits=limits, log_channels=("q", "qd", "tau_m", *temperature), at_start=at_start,
+                             make_writer=make_writer, sleep_margin_s=sleep_margin_s, say=say)

@@ -35,7 +35,8 @@ from paperlib.hardware.joint_rig import JointRig
 from paperlib.hardware.loop import Limits, LoopStats, RunResult, Watchdog, run_loop
 from paperlib.hardware.session import command_deadlines
 
-__all__ = ["JointSessionResult", "JointReference", "ImpedanceStep", "run_joint_session", "finish_run"]
+__all__ = ["JointSessionResult", "JointReference", "ImpedanceStep", "run_joint_session", "run_drive_session",
+           "finish_run"]
 
 
 @dataclass
@@ -238,8 +239,60 @@ def run_joint_session(
         controller = "impedance" if ff is None else "torque profile"
     limits = Limits(math.radians(tr.q_min_deg), math.radians(tr.q_max_deg), tr.max_motor_torque_Nm)
     watchdog = watchdog or Watchdog(max_imu_age_s=None)
-    # a full collection of the heap holds the GIL for long: before the bring-up, not while the keep-alive
-    # thread must feed the drive's watchdog (as run_session does)
+    started: dict[str, Any] = {}
+
+    def at_start() -> None:
+        start = np.array(rig.read_idle().q, dtype=float)
+        if reference is None or reference.relative:
+            step.q0[:] = start
+        started["rad"] = float(start[0]) if nj == 1 else start.tolist()
+
+    def make_writer() -> Any:
+        source, start_rad = rig.source, started["rad"]
+        if reference is not None:
+            config = {"controller": reference.controller, "duration_s": float(duration_s),
+                      "kp_Nm_per_rad": list(step.kp), "kd_Nm_s_per_rad": list(step.kd),
+                      "velocity_filter_s": reference.velocity_filter_s, "relative_setpoints": reference.relative,
+                      **reference.config, "start_rad": start_rad}
+        else:
+            config = {"controller": "joint impedance" if ff is None else "torque profile",
+                      "duration_s": float(duration_s),
+                      "distances_rad": list(distances_rad) if ff is None else [], "v_max_rad_s": v_max,
+                      "a_max_rad_s2": a_max, "dwell_s": dwell_s, "start_rad": start_rad}
+        config.update({"joint_train": asdict(tr), "watchdog": asdict(watchdog),
+                       "rig_file": rig.settings.source_file})
+        attrs = {"rig": rig.rig_label, "channel_sources": json.dumps(rig.channel_sources()),
+                 "devices": json.dumps(rig.identity, default=str)}
+        return RecordingWriter(
+            output, list(range(1, nj + 1)), robot=rig.robot, source=source, sample_rate_hz=rate,
+            controller=controller, config=config,
+            seed=int(seed) if source == "twin" else None,
+            truth=(truth or {"note": "emulated hardware"}) if source == "twin" else None, attrs=attrs,
+            channels=("q", "qd", "tau_m", "tau_tgt", "q_sp", "qd_sp", "qdd_sp", *signals),
+            origins={"qd": "drive"}, torque_side="motor", preallocate=n + 2)
+
+    return run_drive_session(rig, step, duration_s=duration_s, n=n, rate=rate, output=output, watchdog=watchdog,
+                             limits=limits, log_channels=("q", "qd", "tau_m", "tau_tgt"), at_start=at_start,
+                             make_writer=make_writer, sleep_margin_s=sleep_margin_s, say=say)
+
+
+def run_drive_session(rig: Any, step: Any, *, duration_s: float, n: int, rate: float,
+                      output: str | os.PathLike[str], watchdog: Watchdog, limits: Limits,
+                      log_channels: tuple[str, ...], at_start: Callable[[], None], make_writer: Callable[[], Any],
+                      sleep_margin_s: float | None, say: Callable[[str], None]) -> RunResult:
+    """What every drive-and-terminals session does around its experiment (joint space, arm).
+
+    The heap is collected and frozen before the bring-up (a full collection holds the GIL for long:
+    not while the keep-alive thread must feed the drives' watchdog, as ``run_session`` does); the
+    rig is opened; ``at_start()`` looks at the first measurement (its set-up, or a ``RigFault``);
+    the recording writer is made by ``make_writer()`` while keep-alive frames run; then ``n`` cycles
+    of :func:`~paperlib.hardware.loop.run_loop` (``duration_s`` [s] at ``rate`` [Hz]) and
+    :func:`finish_run`. A failure before the loop closes the rig and unfreezes the heap.
+
+    Returns
+    -------
+    RunResult
+    """
     gc.collect()
     gc.freeze()
     try:
@@ -248,33 +301,9 @@ def run_joint_session(
         gc.unfreeze()
         raise
     try:
-        start = np.array(rig.read_idle().q, dtype=float)
-        if reference is None or reference.relative:
-            step.q0[:] = start
-        start_rad: Any = float(start[0]) if nj == 1 else start.tolist()
-        with rig.keepalive():  # the drive's watchdog must see frames while the writer is prepared
-            source = rig.source
-            if reference is not None:
-                config = {"controller": reference.controller, "duration_s": float(duration_s),
-                          "kp_Nm_per_rad": list(step.kp), "kd_Nm_s_per_rad": list(step.kd),
-                          "velocity_filter_s": reference.velocity_filter_s, "relative_setpoints": reference.relative,
-                          **reference.config, "start_rad": start_rad}
-            else:
-                config = {"controller": "joint impedance" if ff is None else "torque profile",
-                          "duration_s": float(duration_s),
-                          "distances_rad": list(distances_rad) if ff is None else [], "v_max_rad_s": v_max,
-                          "a_max_rad_s2": a_max, "dwell_s": dwell_s, "start_rad": start_rad}
-            config.update({"joint_train": asdict(tr), "watchdog": asdict(watchdog),
-                           "rig_file": rig.settings.source_file})
-            attrs = {"rig": rig.rig_label, "channel_sources": json.dumps(rig.channel_sources()),
-                     "devices": json.dumps(rig.identity, default=str)}
-            writer = RecordingWriter(
-                output, list(range(1, nj + 1)), robot=rig.robot, source=source, sample_rate_hz=rate,
-                controller=controller, config=config,
-                seed=int(seed) if source == "twin" else None,
-                truth=(truth or {"note": "emulated hardware"}) if source == "twin" else None, attrs=attrs,
-                channels=("q", "qd", "tau_m", "tau_tgt", "q_sp", "qd_sp", "qdd_sp", *signals),
-                origins={"qd": "drive"}, torque_side="motor", preallocate=n + 2)
+        at_start()
+        with rig.keepalive():  # the drives' watchdog must see frames while the writer is prepared
+            writer = make_writer()
     except BaseException:
         rig.close()
         gc.unfreeze()
@@ -282,14 +311,14 @@ def run_joint_session(
     rig.prepare_timing(n)
     say(f"loop: {n} cycles at {rate:g} Hz")
     try:
-        stats = run_loop(rig, step, duration_s, rate, writer, watchdog, limits,
-                         log_channels=("q", "qd", "tau_m", "tau_tgt"), sleep_margin_s=sleep_margin_s, open_rig=False)
+        stats = run_loop(rig, step, duration_s, rate, writer, watchdog, limits, log_channels=log_channels,
+                         sleep_margin_s=sleep_margin_s, open_rig=False)
     finally:
         gc.unfreeze()
     say(stats.summary())
     recording, valid, err, summary = finish_run(rig, stats, output)
-    return JointSessionResult(stats=stats, recording=recording, recording_valid=valid, validation_error=err,
-                              fault=stats.fault, stop_reason=stats.stop_reason, summary=summary)
+    return RunResult(stats=stats, recording=recording, recording_valid=valid, validation_error=err,
+                     fault=stats.fault, stop_reason=stats.stop_reason, summary=summary)
 
 
 def finish_run(rig: Any, stats: LoopStats, output: str | os.PathLike[str]
