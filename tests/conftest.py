@@ -73,3 +73,14 @@ def chromium_executable() -> str:
         pytest.fail("no chromium binary: install Debian's chromium (apt-get install -y chromium) "
                     "or set PAPERLIB_CHROMIUM")
     return exe
+
+
+@pytest.fixture(scope="session")
+def netns_available() -> None:
+    """The emulated rigs' tests: pysoem and network namespaces (root); skipped, naming why, without them."""
+    pytest.importorskip("pysoem")
+    from paperlib.hardware import netns
+
+    reason = netns.unavailable_reason()
+    if reason:
+        pytest.skip(reason)

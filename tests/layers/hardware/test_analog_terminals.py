@@ -294,13 +294,6 @@ from paperlib.hardware import netns  # noqa: E402
 from emulator_process import Emulator  # noqa: E402  (this folder's helper module)
 
 
-@pytest.fixture(scope="module")
-def netns_available() -> None:
-    reason = netns.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
-
-
 def _chain(load: float, temps: list[float], rtd_faults: list[dict[str, Any]] | None = None):
     from paperlib.hardware.emulators.rig_chain import emulated_chain
 

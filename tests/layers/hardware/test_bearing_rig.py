@@ -67,17 +67,9 @@ def test_the_imu_rig_refuses_a_rig_file_without_the_imu_board():
 
 pysoem = pytest.importorskip("pysoem")
 
-from paperlib.hardware import netns  # noqa: E402
 from paperlib.hardware.selftest import LOCKSTEP_LINK  # noqa: E402
 
 LINK = {k: v for k, v in LOCKSTEP_LINK.items() if k != "max_imu_age_s"}  # the bearing rig has no IMU
-
-
-@pytest.fixture(scope="module")
-def netns_available() -> None:
-    reason = netns.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
 
 
 @pytest.mark.root

@@ -216,13 +216,6 @@ def _chain() -> dict[str, Any]:
         return chain_from_tables(tomllib.load(fh)["ethercat"]["slave"])
 
 
-@pytest.fixture(scope="module")
-def netns_available() -> None:
-    reason = netns.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
-
-
 @pytest.fixture
 def pair(netns_available: None):
     with netns.NetnsPair() as p:

@@ -148,13 +148,6 @@ from emulator_process import Emulator  # noqa: E402  (this folder's helper modul
 from paperlib.hardware.ethercat import EthercatMaster  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def netns_available() -> None:
-    reason = netns.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
-
-
 def _lockstep(spec: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each drive advances its motors one control cycle per frame and never between frames."""
     return [({**s, "fixed_dt": CYCLE_S, "idle_step_s": math.inf} if s["type"] == "cst_drive" else s) for s in spec]

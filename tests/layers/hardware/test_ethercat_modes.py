@@ -112,13 +112,6 @@ from emulator_process import Emulator  # noqa: E402  (this folder's helper modul
 from paperlib.hardware.ethercat import BringUpError, EthercatMaster  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def netns_available() -> None:
-    reason = netns.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
-
-
 def _lockstep(spec: list[dict[str, Any]], **extra: Any) -> list[dict[str, Any]]:
     return [({**s, "fixed_dt": CYCLE_S, "idle_step_s": math.inf, **extra} if s["type"] == "cst_drive" else s)
             for s in spec]

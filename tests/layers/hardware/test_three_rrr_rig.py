@@ -128,17 +128,9 @@ def test_a_twin_without_a_stepped_plant_is_named():
 
 pysoem = pytest.importorskip("pysoem")
 
-from paperlib.hardware import netns  # noqa: E402
 from paperlib.hardware.selftest import LOCKSTEP_LINK  # noqa: E402
 
 LINK = {k: v for k, v in LOCKSTEP_LINK.items() if k != "max_imu_age_s"}  # the 3-RRR rig has no IMU
-
-
-@pytest.fixture(scope="module")
-def netns_available() -> None:
-    reason = netns.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
 
 
 @pytest.mark.root

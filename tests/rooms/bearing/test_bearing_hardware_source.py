@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -79,16 +78,6 @@ def test_the_rig_runs_the_twins_motions():
 # --------------------------------------------------------------------------------------------
 # root: the emulated rig
 # --------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def netns_available() -> None:
-    pytest.importorskip("pysoem")
-    from paperlib.hardware import netns
-
-    reason = netns.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
 
 
 @pytest.mark.root

@@ -69,14 +69,6 @@ def test_the_rig_runs_the_twins_sampling_reference_and_loops():
 
 pysoem = pytest.importorskip("pysoem")
 
-from paperlib.hardware import netns  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def netns_available() -> None:
-    reason = netns.unavailable_reason()
-    if reason:
-        pytest.skip(reason)
 
 
 @pytest.mark.root
