@@ -18,10 +18,13 @@ import tempfile
 import time
 from pathlib import Path
 
-__all__ = ["LivePage", "free_port"]
+__all__ = ["LivePage", "free_port", "remove_orphaned_mirrors"]
 
 #: The page's program (a higher layer, run as its own process, never imported here).
 LIVE_PROGRAM = "paperlib.live"
+#: Prefix of a run's live folder, and the file in it naming the run's process.
+FOLDER_PREFIX = "paperlib-live-"
+OWNER_FILE = "owner.pid"
 
 
 def free_port(address: str = "127.0.0.1") -> int:
@@ -34,6 +37,42 @@ def free_port(address: str = "127.0.0.1") -> int:
 def _scratch() -> str | None:
     shm = Path("/dev/shm")
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def remove_orphaned_mirrors(scratch: str | Path | None = None) -> list[Path]:
+    """Remove the live folders of runs that no longer exist; return what was removed.
+
+    A run stopped normally removes its own folder (:meth:`LivePage.stop`); a run killed with SIGKILL
+    cannot, and its chunks would stay in ``/dev/shm`` (memory) until the machine restarts. Each folder
+    names its run's process in ``owner.pid``; a folder whose process is gone is removed when the next
+    live run starts. Folders without that file (another program's, or an older paperlib's) are left.
+
+    Parameters
+    ----------
+    scratch : path-like, optional
+        Where the folders are (default: where :class:`LivePage` makes them).
+    """
+    base = Path(scratch) if scratch is not None else Path(_scratch() or tempfile.gettempdir())
+    removed: list[Path] = []
+    for d in base.glob(FOLDER_PREFIX + "*"):
+        try:
+            pid = int((d / OWNER_FILE).read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if not _alive(pid):
+            shutil.rmtree(d, ignore_errors=True)
+            removed.append(d)
+    return removed
 
 
 class LivePage:
@@ -82,7 +121,9 @@ class LivePage:
 
     def start(self) -> "LivePage":
         """Make the mirror folder and start the page's server (returns at once; the page comes up in seconds)."""
-        self._base = Path(tempfile.mkdtemp(prefix="paperlib-live-", dir=_scratch()))
+        remove_orphaned_mirrors()
+        self._base = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX, dir=_scratch()))
+        (self._base / OWNER_FILE).write_text(f"{os.getpid()}\n")
         self.mirror.mkdir()
         cmd = [sys.executable, "-m", LIVE_PROGRAM, "--mirror", str(self.mirror), "--port", str(self.port),
                "--address", self.address, "--interval", repr(self.interval_s), "--stride", str(self.stride),

@@ -28,8 +28,10 @@ Files of a mirror folder
     Written atomically when the writer finishes: the file written, the fault (if any).
 
 The folder lives as long as its owner keeps it (the ``paperlib run --live`` command makes it in
-``/dev/shm`` when there is one and removes it after the page closes); a 4 kHz run of the 5R takes
-about 1.2 MB of it per second.
+``/dev/shm`` when there is one and removes it after the page closes; the folder of a run killed
+before it could, e.g. by SIGKILL, is removed when the next live run starts:
+:func:`paperlib.hardware.live_launch.remove_orphaned_mirrors`); a 4 kHz run of the 5R takes about
+1.2 MB of it per second.
 """
 
 from __future__ import annotations
