@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from paperlib.hardware import cia402
 from paperlib.hardware.analog_terminals import TERMINAL_ROLES, AnalogChannel, terminal_channels
 
-__all__ = ["SlaveIdentity", "DriveAxis", "EthercatConfig", "SLAVE_KEYS", "AXIS_KEYS", "chain_from_tables",
+__all__ = ["SlaveIdentity", "found_summary", "DriveAxis", "EthercatConfig", "SLAVE_KEYS", "AXIS_KEYS", "chain_from_tables",
            "ExchangeStats"]
 
 
@@ -323,3 +323,26 @@ class ExchangeStats:
     stale_replies: int = 0
     flushes: int = 0
     flushed_replies: int = 0
+
+
+def found_summary(found: Sequence[Mapping[str, Any]], chain: Sequence[SlaveIdentity]) -> list[dict[str, Any]]:
+    """The slaves a master found, for a report.
+
+    Parameters
+    ----------
+    found : sequence of mapping
+        The master's ``found`` (position, name, vendor, product per slave, in wiring order).
+    chain : sequence of SlaveIdentity
+        The rig file's chain.
+
+    Returns
+    -------
+    list of dict
+        ``position``, ``name`` (the slave's own, from its SII), ``rig_name`` (the rig file's name for that
+        position; None past its end), ``vendor`` and ``product`` in hex. SOEM reads the SII strings once
+        per run of identical slaves (same vendor, product and revision as the one before) and copies them
+        to the rest, so identical terminals all carry the first one's ``name``: ``rig_name`` tells them apart.
+    """
+    return [{"position": d["position"], "name": d["name"],
+             "rig_name": chain[d["position"]].name if d["position"] < len(chain) else None,
+             "vendor": f"0x{d['vendor']:08X}", "product": f"0x{d['product']:08X}"} for d in found]

@@ -45,6 +45,7 @@ import numpy as np
 
 from paperlib.hardware import netns
 from paperlib.hardware.emulators.rig_chain import emulated_chain
+from paperlib.hardware.ethercat_config import found_summary
 from paperlib.hardware.rig import (
     IDENTITY_FIELDS,
     HardwareRig,
@@ -337,8 +338,7 @@ def _note_bringup(summary: dict[str, Any], rig: HardwareRig) -> None:
     m = rig.master
     if m is not None and m.found:
         summary["slaves_found"] = len(m.found)
-        summary["slaves"] = [{"position": d["position"], "name": d["name"], "vendor": f"0x{d['vendor']:08X}",
-                              "product": f"0x{d['product']:08X}"} for d in m.found]
+        summary["slaves"] = found_summary(m.found, m.config.chain)
         if "op_s" in m.timings:
             summary.setdefault("time_to_op_s", round(m.timings["op_s"], 4))
             summary.setdefault("time_to_enabled_s", round(m.timings.get("enabled_s", math.nan), 4))

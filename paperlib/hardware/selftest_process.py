@@ -21,6 +21,7 @@ from typing import Any, Callable
 import numpy as np
 
 from paperlib.hardware import netns
+from paperlib.hardware.ethercat_config import found_summary
 
 __all__ = ["SelftestUnavailable", "EmulatorProcess", "json_default", "emulated_selftest", "REPO"]
 
@@ -183,8 +184,7 @@ def emulated_selftest(identity: Any, summary: dict[str, Any], *, emulator_module
                 m = rig.master
                 if m is not None and m.found:
                     summary["slaves_found"] = len(m.found)
-                    summary["slaves"] = [{"position": d["position"], "name": d["name"], "vendor": f"0x{d['vendor']:08X}",
-                                          "product": f"0x{d['product']:08X}"} for d in m.found]
+                    summary["slaves"] = found_summary(m.found, m.config.chain)
                     summary["expected_wkc"] = m.expected_wkc
             summary.update(res.summary)
             summary.update(recording=None if res.recording is None else str(res.recording),

@@ -85,6 +85,8 @@ def test_bearing_selftest_passes_in_lockstep(netns_available, tmp_path):
     assert s["fault"] is None and s["stop_reason"] == "completed" and s["recording_valid"], s
     assert s["cycles"] == 3500 and s["source"] == "twin" and s["rig"] == "emulated-hardware"
     assert [d["product"] for d in s["slaves"]] == ["0x00000B10", "0x0D1C3052", "0x0D1C3052"]
+    # two identical terminals: SOEM gives both the first one's SII name; the rig file's names tell them apart
+    assert [d["rig_name"] for d in s["slaves"]] == ["joint drive", "EL3356 joint torque", "EL3356 load cell"]
     ds = read_recording(s["recording"])
     src = json.loads(ds.attrs["channel_sources"])
     assert src["tau_s"]["1"]["terminal"] == "EL3356 joint torque" and src["tau_s"]["1"]["chain_position"] == 1
