@@ -7,7 +7,8 @@
 # The recording is imported public data, never committed. The files come from a local mirror
 # (PAPERLIB_DATA_MIRROR or ../shared/external/staubli_tx40) or their public source (pooch).
 # --source archive (paperlib reproduce industrial --archive DIR): the recordings are copied from the release
-# (RECORDING_SHELL) and the notebooks get source/archive, so nothing is imported or simulated.
+# (RECORDING_SHELL) and the notebooks get source/archive, so nothing is imported or simulated. --source hardware:
+# the TX40 file is imported as with twin; the campaign's days come through the arm's rig (industrial_thermal.smk).
 
 import yaml as _ind_yaml
 
@@ -44,5 +45,5 @@ rule industrial_tx40_recording:
 
 room_notebook("industrial", IND_NB, res=IND_RES, notebook=IND_NOTEBOOK, outputs={"figures": IND_FIGS},
               params={**IND_CFG["tx40_identification"], "recording": f"{IND_RES}/recordings/tx40.nc",
-                      "results_dir": IND_RES, "figures_dir": IND_FIG, "source": SOURCE or "twin", "archive": ARCHIVE},
+                      "results_dir": IND_RES, "figures_dir": IND_FIG, "source": "twin" if SOURCE in (None, "hardware") else SOURCE, "archive": ARCHIVE},
               inputs={"recording": f"{IND_RES}/recordings/tx40.nc", "codegen": CODEGEN_OK, "data": IND_DATA})

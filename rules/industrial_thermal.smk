@@ -21,13 +21,30 @@ PAPER_TARGETS.setdefault("industrial", []).extend(
 )
 
 
+# --source hardware (paperlib reproduce industrial --source hardware --rig-config RIG --emulate-rig): each day is
+# recorded through the arm's rig (paperlib.experiments.industrial.rig_days: the real master, loop and writer
+# against the emulated drives and RTDs around the campaign twin, in free-running lock step; source = twin,
+# rig = emulated-hardware), then stored as the twin's days are. The rig file is an input: a changed rig reruns.
+TH_RIG = config.get("rig_config") or ""
+if SOURCE == "hardware":
+    TH_REC_CODE = CODE_INPUTS(["paperlib.experiments.industrial.thermal", "paperlib.experiments.industrial.rig_days",
+                               "paperlib.hardware.arm_selftest", "paperlib.hardware.arm_rig",
+                               "paperlib.hardware.emulators.arm_rig", "paperlib.twin.robots.campaign_plant"])
+    TH_REC_RIG = f" --rig-config '{TH_RIG}' --emulate-rig"
+    TH_REC_INPUTS = TH_DATA + [TH_RIG]
+else:
+    TH_REC_CODE = CODE_INPUTS(["paperlib.experiments.industrial.thermal"])
+    TH_REC_RIG = ""
+    TH_REC_INPUTS = TH_DATA
+
+
 # Twin recordings (source twin): with recording_storage analysis only what notebook 02 reads, the angles as
 # integer counts (paperlib.experiments.industrial.thermal.storage); full keeps everything in float64.
 # --source archive: the release's files, exactly as they were stored (RECORDING_SHELL); nothing simulated.
 rule industrial_thermal_recording:
     input:
-        code=CODE_INPUTS(["paperlib.experiments.industrial.thermal"]),
-        data=TH_DATA,
+        code=TH_REC_CODE,
+        data=TH_REC_INPUTS,
     output:
         f"{TH_REC}/{{thday}}.nc",
     wildcard_constraints:
@@ -40,12 +57,12 @@ rule industrial_thermal_recording:
         f"{RESULTS}/industrial/logs/recording_{{thday}}.log",
     shell:
         RECORDING_SHELL("{PY} -m paperlib.experiments.industrial.thermal record --day {wildcards.thday} --output {output} "
-                        "--storage {params.storage} --float32 {params.float32} > {log} 2>&1")
+                        "--storage {params.storage} --float32 {params.float32}" + TH_REC_RIG + " > {log} 2>&1")
 
 
 room_notebook("industrial", "02_thermal_campaign", res=f"{RESULTS}/industrial", notebook=TH_NOTEBOOK,
               params={"recordings_dir": TH_REC, "figures_dir": TH_FIG,
                       "results_file": f"{RESULTS}/industrial/02_thermal_campaign.json",
-                      "source": SOURCE or "twin", "archive": ARCHIVE},
+                      "source": "twin" if SOURCE in (None, "hardware") else SOURCE, "archive": ARCHIVE},
               outputs={"figures": [f"{TH_FIG}/{f}.{ext}" for f in TH_FIGURES for ext in ("png", "svg", "json")]},
               inputs={"recordings": [f"{TH_REC}/{d}.nc" for d in TH_DAYS], "data": TH_DATA})

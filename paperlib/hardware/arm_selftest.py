@@ -52,7 +52,7 @@ def selftest_arm(identity: RigSettings, *, duration_s: float = 20.0, seed: int =
                  emulator: dict[str, Any] | None = None, start_emulator: bool = True, max_lost_frames: int = 100,
                  receive_timeout_s: float = 1e-4, pd_watchdog_s: float = 0.1, lockstep: bool = False,
                  day: dict[str, Any] | None = None, output_name: str = "selftest.nc", report: bool = True,
-                 log: Callable[[str], None] | None = None) -> dict[str, Any]:
+                 free_run: bool = False, log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run the arm's self-test (module docstring); returns the JSON summary as a dict.
 
     Parameters
@@ -74,6 +74,10 @@ def selftest_arm(identity: RigSettings, *, duration_s: float = 20.0, seed: int =
         Link thresholds (:data:`paperlib.hardware.selftest.LOCKSTEP_LINK` in lock step).
     lockstep : bool
         One twin sample per process-data frame (host-independent).
+    free_run : bool
+        With ``lockstep``: the cycles run back to back on a simulated clock
+        (:class:`~paperlib.hardware.loop.FreeRunClock`), as fast as the host computes them; the summary's
+        deadline statistics are then None, and ``deadline_statistics`` says why.
     day : dict, optional
         The campaign day (:class:`~paperlib.twin.robots.campaign.DaySpec` fields; default robot 1, day 1).
     output_name : str
@@ -101,6 +105,8 @@ def selftest_arm(identity: RigSettings, *, duration_s: float = 20.0, seed: int =
     day_cfg = {"day": dict(day)} if day is not None else {}
     program, twin_rate = day_setpoints({**day_cfg, "cycles": 1})
     cycle_hz = float(identity.cycle_hz or twin_rate)
+    if free_run and not lockstep:
+        raise ValueError("free_run needs lockstep: only devices that wait for each frame can run without a clock")
     if abs(cycle_hz - twin_rate) > 1e-9:
         raise ValueError(f"rig {identity.source_file}: [ethercat] cycle_hz = {cycle_hz:g} Hz, but the twin's program "
                          f"is sampled at {twin_rate:g} Hz (one program sample per cycle)")
@@ -110,6 +116,7 @@ def selftest_arm(identity: RigSettings, *, duration_s: float = 20.0, seed: int =
     emu_cfg.update(emulator or {})
     summary: dict[str, Any] = {
         "robot": identity.robot, "rig_file": identity.source_file, "twin": identity.twin, "lockstep": bool(lockstep),
+        "free_run": bool(free_run),
         "duration_s": duration_s, "cycle_hz": cycle_hz, "seed": seed, "day": day, "slaves_found": 0, "slaves": [],
         "cycles": 0, "fault": None, "stop_reason": None, "recording": None, "recording_valid": False,
         "workdir": str(wd)}
@@ -118,7 +125,7 @@ def selftest_arm(identity: RigSettings, *, duration_s: float = 20.0, seed: int =
         return run_arm_session(rig, q_sp, output=wd / output_name, seed=seed, truth=emu.info.get("truth") if emu else None,
                                config={"twin_day": emu.info.get("spec") if emu else None},
                                watchdog=Watchdog(max_imu_age_s=None, max_frame_errors=max_lost_frames),
-                               sleep_margin_s=None if lockstep else 1e-3, log=say)
+                               sleep_margin_s=None if lockstep else 1e-3, free_run=free_run, log=say)
 
     signals = (lambda res, rig: _signal_report(res.recording, rig.train.gear_ratio, emu_cfg)) if report else None
     return emulated_selftest(identity, summary, emulator_module="paperlib.hardware.emulators.arm_rig",

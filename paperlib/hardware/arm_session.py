@@ -23,7 +23,7 @@ import numpy as np
 
 from paperlib.hardware.arm_rig import ArmRig
 from paperlib.hardware.joint_session import run_drive_session
-from paperlib.hardware.loop import Limits, RunResult, Watchdog
+from paperlib.hardware.loop import FreeRunClock, Limits, RunResult, Watchdog
 from paperlib.rig import RigFault
 
 __all__ = ["ArmSessionResult", "ProgramStep", "run_arm_session"]
@@ -67,6 +67,7 @@ def run_arm_session(
     attrs: dict[str, Any] | None = None,
     watchdog: Watchdog | None = None,
     sleep_margin_s: float | None = None,
+    free_run: bool = False,
     log: Callable[[str], None] | None = None,
 ) -> ArmSessionResult:
     """Open the rig, run the joint program ``q_sp`` through the loop and write the recording (module docstring).
@@ -89,6 +90,10 @@ def run_arm_session(
         Link thresholds (no IMU: its age is not checked).
     sleep_margin_s : float, optional
         :func:`run_loop`'s sleep margin (None: lock step, never sleep).
+    free_run : bool
+        Lock-step rigs only: the loop keeps its deadlines on a simulated clock
+        (:class:`~paperlib.hardware.loop.FreeRunClock`) and runs the cycles back to back; the recording
+        says so (``loop_clock``) and its deadline statistics measure nothing about real time.
     log : callable, optional
         Progress messages.
 
@@ -126,6 +131,7 @@ def run_arm_session(
                "arm_train": asdict(tr), "watchdog": asdict(watchdog), "rig_file": rig.settings.source_file,
                **(config or {})}
         rec_attrs = {"rig": rig.rig_label, "channel_sources": json.dumps(rig.channel_sources()),
+                     "loop_clock": "free-running lock step (simulated time)" if free_run else "host",
                      "devices": json.dumps(rig.identity, default=str), **(attrs or {})}
         return RecordingWriter(
             output, list(range(1, rig.n_joints + 1)), robot=rig.robot, source=source, sample_rate_hz=rate,
@@ -136,4 +142,5 @@ def run_arm_session(
 
     return run_drive_session(rig, step, duration_s=n / rate, n=n, rate=rate, output=output, watchdog=watchdog,
                              limits=limits, log_channels=("q", "qd", "tau_m", *temperature), at_start=at_start,
-                             make_writer=make_writer, sleep_margin_s=sleep_margin_s, say=say)
+                             make_writer=make_writer, sleep_margin_s=None if free_run else sleep_margin_s, say=say,
+                             clock=FreeRunClock() if free_run else None)

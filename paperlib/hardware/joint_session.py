@@ -25,6 +25,7 @@ import gc
 import json
 import math
 import os
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -32,7 +33,7 @@ from typing import Any, Callable
 import numpy as np
 
 from paperlib.hardware.joint_rig import JointRig
-from paperlib.hardware.loop import Limits, LoopStats, RunResult, Watchdog, run_loop
+from paperlib.hardware.loop import FreeRunClock, Limits, LoopStats, RunResult, Watchdog, run_loop
 from paperlib.hardware.session import command_deadlines
 
 __all__ = ["JointSessionResult", "JointReference", "ImpedanceStep", "run_joint_session", "run_drive_session",
@@ -279,7 +280,8 @@ def run_joint_session(
 def run_drive_session(rig: Any, step: Any, *, duration_s: float, n: int, rate: float,
                       output: str | os.PathLike[str], watchdog: Watchdog, limits: Limits,
                       log_channels: tuple[str, ...], at_start: Callable[[], None], make_writer: Callable[[], Any],
-                      sleep_margin_s: float | None, say: Callable[[str], None]) -> RunResult:
+                      sleep_margin_s: float | None, say: Callable[[str], None],
+                      clock: Callable[[], int] | None = None) -> RunResult:
     """What every drive-and-terminals session does around its experiment (joint space, arm).
 
     The heap is collected and frozen before the bring-up (a full collection holds the GIL for long:
@@ -287,7 +289,9 @@ def run_drive_session(rig: Any, step: Any, *, duration_s: float, n: int, rate: f
     rig is opened; ``at_start()`` looks at the first measurement (its set-up, or a ``RigFault``);
     the recording writer is made by ``make_writer()`` while keep-alive frames run; then ``n`` cycles
     of :func:`~paperlib.hardware.loop.run_loop` (``duration_s`` [s] at ``rate`` [Hz]) and
-    :func:`finish_run`. A failure before the loop closes the rig and unfreezes the heap.
+    :func:`finish_run`. A failure before the loop closes the rig and unfreezes the heap. ``clock``:
+    :func:`~paperlib.hardware.loop.run_loop`'s (a :class:`~paperlib.hardware.loop.FreeRunClock` for a
+    free-running lock-step rig; None: the host's).
 
     Returns
     -------
@@ -310,18 +314,22 @@ def run_drive_session(rig: Any, step: Any, *, duration_s: float, n: int, rate: f
         raise
     rig.prepare_timing(n)
     say(f"loop: {n} cycles at {rate:g} Hz")
+    wall0 = time.perf_counter()
     try:
         stats = run_loop(rig, step, duration_s, rate, writer, watchdog, limits, log_channels=log_channels,
-                         sleep_margin_s=sleep_margin_s, open_rig=False)
+                         sleep_margin_s=sleep_margin_s, open_rig=False, clock=clock)
     finally:
         gc.unfreeze()
+    wall_s = time.perf_counter() - wall0
     say(stats.summary())
-    recording, valid, err, summary = finish_run(rig, stats, output)
+    note = FreeRunClock.NOTE if isinstance(clock, FreeRunClock) else None
+    recording, valid, err, summary = finish_run(rig, stats, output, timing_note=note)
+    summary["loop_wall_s"] = wall_s  # the host's time for the loop (free-running: how fast it ran)
     return RunResult(stats=stats, recording=recording, recording_valid=valid, validation_error=err,
                      fault=stats.fault, stop_reason=stats.stop_reason, summary=summary)
 
 
-def finish_run(rig: Any, stats: LoopStats, output: str | os.PathLike[str]
+def finish_run(rig: Any, stats: LoopStats, output: str | os.PathLike[str], timing_note: str | None = None
                ) -> tuple[Path | None, bool, str | None, dict[str, Any]]:
     """After a loop run of a drive-and-terminals rig: stamp the recording with the loop's statistics, validate it.
 
@@ -333,6 +341,10 @@ def finish_run(rig: Any, stats: LoopStats, output: str | os.PathLike[str]
         The loop's statistics.
     output : path-like
         The recording the writer wrote (absent: fewer than two cycles ran).
+    timing_note : str, optional
+        Why the run's deadline statistics measure nothing (a free-running lock-step run:
+        :attr:`paperlib.hardware.loop.FreeRunClock.NOTE`): they are then left out of the recording and
+        the summary (None there), and the note is written instead (``deadline_statistics``).
 
     Returns
     -------
@@ -346,17 +358,19 @@ def finish_run(rig: Any, stats: LoopStats, output: str | os.PathLike[str]
     from paperlib.recordings import RecordingError, read_recording, validate, write_recording
 
     late, offset_p99_us, offset_max_us = command_deadlines(rig, stats)
+    timing: dict[str, Any] = {"deadline_misses": int(stats.deadline_misses), "late_commands": int(late),
+                              "lateness_median_us": float(stats.lateness_median_us),
+                              "lateness_p99_us": float(stats.lateness_p99_us),
+                              "lateness_max_us": float(stats.lateness_max_us)}
+    if timing_note is not None:
+        timing = {"deadline_statistics": timing_note}
     out = Path(output)
     recording = out if out.is_file() else None
     valid, err = False, None
     if recording is not None:
         try:
             ds = read_recording(recording)
-            ds.attrs.update({"loop_cycles": int(stats.cycles), "deadline_misses": int(stats.deadline_misses),
-                             "late_commands": int(late),
-                             "lateness_median_us": float(stats.lateness_median_us),
-                             "lateness_p99_us": float(stats.lateness_p99_us),
-                             "lateness_max_us": float(stats.lateness_max_us), "stop_reason": stats.stop_reason,
+            ds.attrs.update({"loop_cycles": int(stats.cycles), **timing, "stop_reason": stats.stop_reason,
                              "link_counters": json.dumps(stats.rig_counters, default=str)})
             write_recording(ds, recording)
             validate(read_recording(recording), str(recording))
@@ -373,6 +387,11 @@ def finish_run(rig: Any, stats: LoopStats, output: str | os.PathLike[str]
                "torque_clips": stats.torque_clips, "stop_reason": stats.stop_reason, "fault": stats.fault,
                "link_counters": stats.rig_counters, "loop_elapsed_s": stats.elapsed_s,
                "channel_sources": rig.channel_sources(), "timings": dict(rig.timings)}
+    if timing_note is not None:
+        summary.update({k: None for k in ("deadline_misses", "late_commands", "deadline_met_fraction",
+                                          "command_offset_p99_us", "command_offset_max_us", "lateness_median_us",
+                                          "lateness_p99_us", "lateness_p999_us", "lateness_max_us")},
+                       deadline_statistics=timing_note)
     return recording, valid, err, summary
 
 

@@ -93,6 +93,7 @@ __all__ = [
     "RunResult",
     "order_problems",
     "deadline_statistics",
+    "FreeRunClock",
     "run_loop",
 ]
 
@@ -357,6 +358,31 @@ class RunResult:
     summary: dict[str, Any] = field(default_factory=dict)
 
 
+class FreeRunClock:
+    """Simulated time [ns] for a free-running lock-step run: still while a cycle works, at the next deadline when the loop would wait.
+
+    Give it as ``run_loop(clock=...)`` (with ``sleep_margin_s=None``) when every device answers in lock
+    step (an emulated rig that advances one cycle per frame): the loop then runs its cycles back to
+    back, as fast as the host computes them, and the recording is the same as at real time. Its
+    deadline statistics (lateness 0, no misses) describe the simulated clock, not the host: a
+    free-running run measures nothing about real time.
+    """
+
+    #: What a run's summary says of its deadlines.
+    NOTE = "not measured: free-running lock step (simulated clock, cycles back to back)"
+
+    def __init__(self) -> None:
+        self.now_ns = 0
+
+    def __call__(self) -> int:
+        return self.now_ns
+
+    def advance_to(self, t_ns: int) -> None:
+        """Move the clock to ``t_ns`` [ns] (never back)."""
+        if t_ns > self.now_ns:
+            self.now_ns = t_ns
+
+
 def _channel_dict(
     m: Measurement, names: list[str], tau_cmd: NDArray[np.float64], extra: dict[str, Any], want_tau: bool
 ) -> dict[str, Any]:
@@ -458,6 +484,8 @@ def run_loop(
         Monotonic time [ns] the deadlines are kept on (default ``time.perf_counter_ns``). A test
         passes a simulated clock, so what it counts (misses, stalls) is the code's doing and not
         the host's; with one, give ``sleep_margin_s=None`` (the loop then only reads the clock).
+        A clock with an ``advance_to(t_ns)`` method (:class:`FreeRunClock`) is moved to each
+        deadline instead of being waited on: the cycles run back to back (lock-step rigs only).
 
     Returns
     -------
@@ -524,6 +552,7 @@ def run_loop(
     chans: dict[str, Any] = {}
     chans_for: Measurement | None = None
     pc = time.perf_counter_ns if clock is None else clock
+    advance_clock = getattr(clock, "advance_to", None)  # FreeRunClock
     isfinite = np.isfinite
 
     sig = _SigintFlag()
@@ -562,6 +591,9 @@ def run_loop(
         while k < n_slots:
             deadline = t0 + k * period_ns
             now = pc()
+            if advance_clock is not None and now < deadline:  # a free-running clock: no wait
+                advance_clock(deadline)
+                now = deadline
             if sleep_ns is not None and deadline - now > sleep_ns:
                 time.sleep((deadline - now - sleep_ns) * 1e-9)
                 now = pc()

@@ -123,8 +123,8 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "needs root (network namespaces): tests/layers/hardware/test_bearing_rig.py runs it (marked root)",
     ("thermal.md", "sudo .venv/bin/python -m paperlib.experiments.industrial.thermal record --day r1_d1 --output "
                    "r1_d1.nc --rig-config config/rigs/tx40_thermal.toml --emulate-rig [--cycles N] [--duration S]"):
-        "needs root (network namespaces) and about 2 h a day: tests/rooms/industrial/test_industrial_rig_days.py "
-        "records 4 s (marked root)",
+        "needs root (network namespaces) and about 11 min a day (free-running): "
+        "tests/rooms/industrial/test_industrial_rig_days.py records 4 s (marked root)",
     ("hardware.md", "sudo paperlib hardware selftest --rig config/rigs/tx40_thermal.toml --lockstep --duration 20 "
                     "--json out.json"):
         "needs root (network namespaces): tests/layers/hardware/test_arm_rig.py runs it (marked root)",

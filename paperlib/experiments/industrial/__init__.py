@@ -23,7 +23,8 @@ module                      reproduces                                          
 ``thermal_comparison``      comparison rows of the thermal campaign                              --
 ``thermal_bench``           bench key ``thermal_campaign_s`` (whole campaign simulated+analysed)  --
 ``serial_bench``            bench key ``serial_identify_tx40_s`` (serial identify on TX40 data)   --
-``sources``                 ``--source twin`` / ``archive``: the room's ``RecordingSource``      both
+``sources``                 ``--source twin`` / ``hardware`` / ``archive``: the room's sources   both
+``rig_days``                ``--source hardware``: campaign days through the arm's emulated rig  --
 ==========================  ===================================================================  ========================
 """
 
@@ -46,7 +47,8 @@ ROOM = Room(
     paper=PAPER,
     bench=("paperlib.experiments.industrial.thermal_bench", "paperlib.experiments.industrial.serial_bench"),
     figures=("paperlib.experiments.industrial.thermal_figures", "paperlib.experiments.industrial.identification"),
-    config_checks=("paperlib.experiments.industrial.thermal:reproduce_check",),
+    config_checks=("paperlib.experiments.industrial.thermal:reproduce_check",
+                   "paperlib.experiments.industrial.sources:hardware_check"),
     config=SCHEMA,
-    sources=SOURCES,  # twin and archive; no live rig (the TX40 file is imported public data)
+    sources=SOURCES,  # twin, hardware (the campaign through the emulated arm's rig), archive
 )

@@ -10,7 +10,10 @@ gear ratio), plus the RTDs' ``temperature``, labelled ``source = twin``, ``rig =
 with the day's truth and the rig run's link and deadline statistics.
 
 The rig runs at 250 Hz (the arm controller's 4-ms setpoint period, assumed, and the twin's sample
-rate) and logs every cycle: the campaign's analysis needs the recording at the twin's rate.
+rate) and logs every cycle: the campaign's analysis needs the recording at the twin's rate. The emulated
+devices answer in lock step, so by default the loop does not wait for real time between cycles
+(``free_run``): a day of 1.8 million cycles is recorded in minutes instead of its 2 hours, and the
+recording says its deadline statistics were not measured.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ __all__ = ["record_day_on_rig"]
 def record_day_on_rig(rig_file: str | Path, day: str, output: str | Path, *, cycles: int | None = None,
                       duration_s: float | None = None, store: Mapping[str, Any] | None = None,
                       workdir: str | Path | None = None, emulator: Mapping[str, Any] | None = None,
-                      log: Any = None) -> dict[str, Any]:
+                      free_run: bool = True, log: Any = None) -> dict[str, Any]:
     """Record campaign day ``day`` (e.g. ``r1_d1``) through the emulated rig into ``output`` (module docstring).
 
     Parameters
@@ -51,6 +54,12 @@ def record_day_on_rig(rig_file: str | Path, day: str, output: str | Path, *, cyc
         Where the rig's own recording goes (default a temporary folder).
     emulator : mapping, optional
         Overrides of the emulated arm's configuration (:mod:`paperlib.hardware.emulators.arm_rig`).
+    free_run : bool
+        Run the lock-step cycles back to back (default; :class:`paperlib.hardware.loop.FreeRunClock`):
+        the emulated devices wait for each frame, so the recording is that of a run at the rig's rate,
+        made about 11 times faster than real time (one 5-min cycle of 75,000 frames in ~27 s instead of
+        300 s, measured on a 2-core VM). False: the loop keeps real time (a day then takes its 2 hours) and
+        its deadline statistics are measured.
     log : callable, optional
         Progress messages.
 
@@ -87,7 +96,8 @@ def record_day_on_rig(rig_file: str | Path, day: str, output: str | Path, *, cyc
     link = {k: v for k, v in LOCKSTEP_LINK.items() if k != "max_imu_age_s"}
     fields = {**spec.__dict__, "fault": list(spec.fault) if spec.fault else None}
     summary = selftest_arm(identity, duration_s=seconds, seed=spec.seed, workdir=wd, lockstep=True, day=fields,
-                           output_name=f"{day}_rig.nc", report=False, emulator=dict(emulator or {}), log=log, **link)
+                           output_name=f"{day}_rig.nc", report=False, emulator=dict(emulator or {}), log=log,
+                           free_run=free_run, **link)
     if summary.get("fault") or not summary.get("recording_valid"):
         raise RuntimeError(f"campaign day {day} on rig {rig_file}: {summary.get('fault') or summary.get('validation_error')}")
     rig_ds = R.read_recording(summary["recording"])
@@ -99,7 +109,10 @@ def record_day_on_rig(rig_file: str | Path, day: str, output: str | Path, *, cyc
     attrs = {"description": f"TX40 twin, thermal campaign, robot {spec.robot} day {spec.day}"
              + (" (faulty)" if spec.fault else "") + ", recorded through the emulated rig",
              "rig": "emulated-hardware", "channel_sources": rig_ds.attrs.get("channel_sources", "{}"),
-             "loop_cycles": int(summary["cycles"]), "deadline_misses": int(summary.get("deadline_misses") or 0),
+             "loop_cycles": int(summary["cycles"]),
+             "loop_clock": "free-running lock step (simulated time)" if free_run else "host",
+             **({"deadline_statistics": summary["deadline_statistics"]} if free_run
+                else {"deadline_misses": int(summary.get("deadline_misses") or 0)}),
              "link_counters": json.dumps(summary.get("link_counters", {}), default=str)}
     channels = {"tau_m": rig_ds["tau_m"].values * gear}
     if "temperature" in rig_ds:

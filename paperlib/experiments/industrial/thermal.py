@@ -313,7 +313,7 @@ def analyse_campaign(datasets: Mapping[str, xr.Dataset], *, progress: bool = Fal
         rob: dict[str, Any] = {"joints": {}}
         for js, m in t1m["joints"].items():
             j = int(js)
-            tests, truths = [], []
+            tests = []
             tt_all, yt_all = [], []
             for n, test in zip(healthy, m["tests"]):
                 jf = analysed[n][0][j]
@@ -476,6 +476,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
                         "(recording labelled source = twin, rig = emulated-hardware)")
     r.add_argument("--duration", type=float, default=None, metavar="S",
                    help="with --rig-config: only the first S seconds of the day")
+    r.add_argument("--paced", action="store_true",
+                   help="with --rig-config: keep real time between cycles (a day takes its 2 hours; deadline "
+                        "statistics measured). Default: the lock-step cycles run back to back")
     args = ap.parse_args(argv)
     params = C.load_campaign_params(args.params)
     days = {d.name: d for d in C.campaign_days(params)}
@@ -492,9 +495,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
         from paperlib.experiments.industrial.rig_days import record_day_on_rig
 
         out = record_day_on_rig(args.rig_config, args.day, args.output, cycles=args.cycles, duration_s=args.duration,
-                                store=store)
+                                store=store, free_run=not args.paced)
         print(f"recording {args.day}: through the emulated rig {args.rig_config}, {out['cycles']} cycles at "
-              f"{out['cycle_hz']:g} Hz, loop {out['loop_elapsed_s']:.1f} s -> {args.output}")
+              f"{out['cycle_hz']:g} Hz, loop {out['loop_wall_s']:.1f} s of wall time"
+              f"{' (free-running lock step)' if not args.paced else ''} -> {args.output}")
         return 0
     ds = simulate_campaign(params, cycles=args.cycles, days=[days[args.day]], store=store)[args.day]
     write_recording(ds, args.output)

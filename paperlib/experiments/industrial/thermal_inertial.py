@@ -10,7 +10,7 @@ the faulty day's friction step shows in joint 1's friction parameters (Fig. 12, 
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import xarray as xr

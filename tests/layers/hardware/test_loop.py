@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from paperlib.hardware.imu_link import ImuJointCalibration, ImuReceiver, imu_to_joint_rates
-from paperlib.hardware.loop import DEFAULT_LOG_CHANNELS, Limits, LoopStats, Watchdog, run_loop
+from paperlib.hardware.loop import DEFAULT_LOG_CHANNELS, FreeRunClock, Limits, LoopStats, Watchdog, run_loop
 from paperlib.rig import Measurement, Rig, RigFault
 from simulated_clock import SimulatedClock  # this folder's helper module
 
@@ -152,6 +152,37 @@ def test_slow_steps_are_counted_as_misses_and_still_logged():
     assert stats.skipped == 0 and stats.cycles == stats.slots == 2000
     _check_consistent(stats, writer)
     np.testing.assert_allclose(writer.t, np.arange(2000) / RATE, atol=1e-12)  # every cycle logged
+
+
+def test_a_free_running_clock_runs_every_slot_back_to_back_without_waiting(monkeypatch):
+    # Lock-step rigs: the clock is moved to each deadline instead of being waited on. The loop must
+    # neither sleep nor spin (time.sleep would raise here), and run and log every slot on its grid.
+    def no_sleep(s):
+        raise AssertionError(f"the loop slept {s} s on a free-running clock")
+
+    monkeypatch.setattr(time, "sleep", no_sleep)
+    reads = [0]
+    clock = FreeRunClock()
+
+    def counted_clock():
+        reads[0] += 1
+        return clock()
+
+    counted_clock.advance_to = clock.advance_to
+    rig, writer = FakeRig(), FakeWriter()
+    stats = run_loop(rig, lambda m, t: np.zeros(2), 0.25, RATE, writer, log_channels=WITH_LATENESS,
+                     clock=counted_clock, sleep_margin_s=None, handle_sigint=False)
+    n = 1000
+    assert stats.cycles == stats.slots == n and stats.skipped == 0 and stats.deadline_misses == 0
+    np.testing.assert_allclose(writer.t, np.arange(n) / RATE, atol=1e-12)
+    assert stats.lateness_max_us == 0.0
+    # one reading per cycle and a few around the loop: no spinning on the clock
+    assert reads[0] <= n + 10, reads[0]
+    # the clock ends on the last deadline (it never moves back)
+    period_ns = round(1e9 / RATE)
+    assert clock.now_ns == period_ns * n
+    clock.advance_to(0)
+    assert clock.now_ns == period_ns * n
 
 
 def _nth_call(n: int):

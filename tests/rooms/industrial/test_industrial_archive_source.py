@@ -1,11 +1,13 @@
 """``--source archive`` in the industrial room: its recording rules copy from the release, its notebooks
 obtain a missing recording through the room's RecordingSource (made and stored, or copied), nothing is
-simulated or imported when twins are forbidden, and ``--source hardware`` is refused (no live rig).
+simulated or imported when twins are forbidden, and ``--source hardware`` needs the arm's emulated rig.
 
 The whole build from a release is ``tests/contracts/test_archive_roundtrip.py -k industrial`` (marker
 ``archive``); these are the quick checks of the parts."""
 
 from __future__ import annotations
+
+import argparse
 
 import dataclasses
 import re
@@ -59,21 +61,40 @@ def _release(root: Path, files: dict[str, Path]) -> Path:
     return rel
 
 
-def test_the_room_understands_twin_and_archive_and_refuses_hardware() -> None:
-    assert tuple(registry.room("industrial").sources) == SOURCES == ("twin", "archive")
-    with pytest.raises(SourceError, match="'hardware' is not one of twin, archive.*no live rig"):
+def test_the_room_understands_twin_hardware_and_archive() -> None:
+    assert tuple(registry.room("industrial").sources) == SOURCES == ("twin", "hardware", "archive")
+    # a notebook never makes hardware recordings itself: the pipeline's recording rule does, through the rig
+    with pytest.raises(SourceError, match="not 'hardware'.*--source hardware --rig-config RIG --emulate-rig"):
         recording_source("scratch/industrial", "hardware")
     with pytest.raises(SourceError, match="needs the release folder"):
         recording_source("scratch/industrial", "archive")
     assert recording_source("scratch/industrial", None).source == "twin"
 
 
-def test_reproduce_source_hardware_is_refused(capsys) -> None:
-    from paperlib.cli import main as cli_main
+def _args(**kw):
+    base = {"source": "hardware", "rig_config": None, "emulate_rig": False, "config": None, "results_dir": None,
+            "figures_dir": None, "archive": None}
+    return argparse.Namespace(**{**base, **kw})
 
-    assert cli_main(["reproduce", "industrial", "--source", "hardware", "--dry-run"]) == 2
-    err = capsys.readouterr().err
-    assert "industrial cannot read its recordings from --source hardware" in err and "twin, archive" in err
+
+def test_source_hardware_needs_the_emulated_arm_rig(tmp_path) -> None:
+    from paperlib.experiments.cli import check_rooms
+    from paperlib.experiments.industrial.sources import hardware_check
+    from paperlib.experiments.kit.rig_config import RigUnavailable
+
+    rig = REPO_ROOT / "config" / "rigs" / "tx40_thermal.toml"
+    with pytest.raises(RigUnavailable, match="emulated arm only.*--emulate-rig"):
+        hardware_check({}, _args(rig_config=str(rig)))
+    msg = check_rooms(["industrial"], _args(emulate_rig=True))
+    assert msg is not None and "industrial" in msg and "rig configuration" in msg
+    other = REPO_ROOT / "config" / "rigs" / "bearing.toml"  # a rig file of another twin, without the arm's keys
+    with pytest.raises(RigUnavailable, match=r"lacks \[rig\] twin|lacks \[arm\] gear_ratio"):
+        hardware_check({}, _args(rig_config=str(other), emulate_rig=True))
+    wrong_twin = tmp_path / "rig.toml"
+    wrong_twin.write_text(rig.read_text().replace('twin = "tx40_campaign"', 'twin = "tx40_other"'))
+    with pytest.raises(RigUnavailable, match="'tx40_other', not the thermal campaign's"):
+        hardware_check({}, _args(rig_config=str(wrong_twin), emulate_rig=True))
+    hardware_check({}, _args(source="twin"))  # nothing to check for the other sources
 
 
 def test_a_missing_day_is_simulated_stored_as_the_pipeline_stores_it_and_read_back(one_day_campaign, tmp_path) -> None:

@@ -35,7 +35,8 @@ pysoem = pytest.importorskip("pysoem")
 
 
 @pytest.mark.root
-def test_a_campaign_day_through_the_emulated_rig(tmp_path):
+@pytest.mark.parametrize("free_run", [True, False], ids=["free-running", "paced"])
+def test_a_campaign_day_through_the_emulated_rig(tmp_path, free_run):
     from paperlib.hardware import netns
 
     reason = netns.unavailable_reason()
@@ -47,12 +48,21 @@ def test_a_campaign_day_through_the_emulated_rig(tmp_path):
     from paperlib.twin.robots import campaign as C
 
     out = tmp_path / "r2_d1.nc"
-    summary = record_day_on_rig(RIG_FILE, "r2_d1", out, duration_s=4.0, workdir=tmp_path)
+    summary = record_day_on_rig(RIG_FILE, "r2_d1", out, duration_s=4.0, workdir=tmp_path, free_run=free_run)
     assert summary["cycles"] == 1000 and summary["fault"] is None
     ds = load_campaign([out])["r2_d1"]
     assert ds.attrs["source"] == "twin" and ds.attrs["rig"] == "emulated-hardware" and ds.attrs["robot"] == "tx40"
     assert ds["tau_m"].attrs["side"] == "joint" and float(ds.attrs["sample_rate_hz"]) == 250.0
     assert ds.sizes["time"] == 1000 and "temperature" in ds
+    # free-running: the loop's deadlines were simulated, so the recording and the summary give no deadline
+    # statistics and say why; paced: measured ones
+    if free_run:
+        assert "deadline_misses" not in ds.attrs and ds.attrs["deadline_statistics"].startswith("not measured")
+        assert summary["deadline_misses"] is None and summary["lateness_p99_us"] is None
+        assert ds.attrs["loop_clock"].startswith("free-running")
+    else:
+        assert "deadline_statistics" not in ds.attrs and summary["deadline_misses"] is not None
+        assert ds.attrs["loop_clock"] == "host"
     # the truth is the twin's day (robot 2's spread, day 1's ambient and friction)
     params = C.load_campaign_params()
     spec = {d.name: d for d in C.campaign_days(params)}["r2_d1"]
