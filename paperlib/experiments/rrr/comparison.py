@@ -52,11 +52,25 @@ def _headlines() -> list[Headline]:
                       "choice", "yes/no", NB_ID,
                       lambda r: None if "curve_errors" not in r.get("kostic", {}) else max(r["kostic"]["curve_errors"]["max_rel"]) < 0.05))
     H.append(Headline("v_max", "V_max over the work region (Table 4)", "-", 0.42, "approx", "m/s", NB_ID,
-                      dig("limits", "V_max_m_s"), "work region assumed (disk of 0.12 m about the centroid of D1-D3)"))
+                      dig("limits", "V_max_m_s"),
+                      "not calibrated: computed from the paper's n and omega_max over the assumed work region (disk of 0.12 m "
+                      "about the centroid of D1-D3); the unpublished value behind it is W, and the disk whose V_max is 0.42 m/s "
+                      "(radius about 0.093 m) would not contain Table 3's path (0.106 m either side of the centre)"))
     H.append(Headline("a_max", "a_max over the work region (Table 4)", "-", 7.10, "approx", "m/s^2", NB_ID,
                       dig("limits", "a_max_m_s2"),
-                      "the motor torque limit and the inertias are assumed (1.91 N m x 100; rotor-dominated inertia); "
-                      "the paper's 7.10 m/s^2 implies a far weaker drive or a far heavier robot"))
+                      "calibrated: the reflected rotor inertia I_r (unpublished) is set so that Cai's a_max over W equals "
+                      "Table 4's 7.10 m/s^2, the motor torque limit (1.91 N m x 100, assumed) kept; rule in "
+                      "data/robots/three_rrr.toml (I_r_rule): a torque limit lowered instead to 5.5 N m would sit at the drives' "
+                      "3.2-4.4 N m breakaway. I_r 0.10 -> 4.44 kg m^2 (a_max 245 -> 7.10); the drive gains follow it",
+                      calibrated=True))
+    H.append(Headline("a_used_within_a_max", "the paths' acceleration (Table 4 'actual', 7.00) within a_max", "-", True, "choice",
+                      "yes/no", NB_ID,
+                      lambda r: None if "a_max_m_s2" not in r.get("limits", {}) else r["limits"]["a_max_m_s2"] >= 7.00))
+    H.append(Headline("v_used_within_v_max", "the fastest path speed (Table 4 'actual', 0.40) within V_max", "-", True, "choice",
+                      "yes/no", NB_ID,
+                      lambda r: None if "V_max_m_s" not in r.get("limits", {}) else r["limits"]["V_max_m_s"] >= 0.40,
+                      "V_max over the assumed work region (0.36 m/s) is below the 0.40 m/s path; along Table 3's path itself the "
+                      "bound is 0.4005 m/s (limits: V_max_on_path_m_s), so the path is within it where it runs"))
     for stage, pv in (("before", (7.09, 3.88)), ("after", (1.88, 0.55))):
         ctl = "none" if stage == "before" else "kostic"
         H.append(Headline(f"loc_max_{stage}", f"largest location error, {stage} compensation (Figs. 5-6)", "-", pv[0], "approx",

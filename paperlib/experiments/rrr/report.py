@@ -97,6 +97,10 @@ def identification(recording: str | Path, n_starts: int = 8, seed: int = 0) -> t
         "coulomb_viscous": idf.summary(cv, data, tr or None, truth_fn),
         "limits": limits.motion_limits(robot),
         "limits_source": "model",
+        "limits_coherence": limits.coherence(
+            robot, [j.static_Nm for j in twin.friction],
+            paths={"table3_400mm_s": trk.path_reference(robot, 0.4, twin.control_rate_hz),
+                   "sampling_run": sampling.sampling_reference(robot, twin.control_rate_hz, a_max=sampling.A_MAX_SAMPLING_M_S2)}),
         "paper_table2": idf.PAPER_TABLE2,
         "paper_table4": limits.PAPER_TABLE4,
     }
