@@ -294,3 +294,27 @@ def test_notebooks_are_thin_parameterized_and_clean(name):
     rules = (REPO_ROOT / "rules" / "rrr.smk").read_text()
     for key in ("results_file", "figures_dir", "formats", "recording"):
         assert f'"{key}"' in rules and key in params
+
+
+def test_rotor_inertia_is_calibrated_to_table4_a_max_and_coherent(robot, twin):
+    """Issue 28: the stored I_r is the root of a_max(I_r) = 7.10 m/s^2, the motor kept; the torque limit stays
+    far above the drives' breakaway and the gains follow the joint inertia."""
+    inertia = robot.description["inertia"]
+    assert inertia["I_r_status"] == "calibrated" and "a_max" in inertia["I_r_rule"]
+    L = limits.motion_limits(robot)
+    assert L["a_max_m_s2"] == pytest.approx(limits.PAPER_TABLE4["a_max_m_s2"], rel=1e-3)
+    assert limits.calibrate_rotor_inertia(robot) == pytest.approx(robot.param("Ir1"), rel=1e-3)
+    assert robot.param("Ir1") == robot.param("Ir2") == robot.param("Ir3")
+    # a_max falls as I_r grows, and with the light rotors it was far above the paper's
+    light = limits.motion_limits(limits.with_rotor_inertia(robot, 0.10))["a_max_m_s2"]
+    assert light > 20 * L["a_max_m_s2"] and L["V_max_m_s"] == pytest.approx(limits.motion_limits(
+        limits.with_rotor_inertia(robot, 0.10))["V_max_m_s"])
+    c = limits.coherence(robot, np.array([j.static_Nm for j in twin.friction]),
+                         paths={"p400": tracking.path_reference(robot, 0.4, twin.control_rate_hz)})
+    assert c["torque_limit_over_static_friction"] > 10
+    assert c["torque_limit_for_table4_a_max_Nm"] == pytest.approx(robot.joint_torque_max, rel=1e-3)
+    assert c["paths"]["p400"]["peak_over_limit"] < 1.0
+    J = float(twin.description["controller"]["joint_inertia_kg_m2"])
+    assert J > robot.param("Ir1") and J - robot.param("Ir1") < 0.01  # the driving link's small part
+    w_v = 2 * np.pi * float(twin.description["controller"]["velocity_bandwidth_hz"])
+    np.testing.assert_allclose(twin.kd, J * w_v)
