@@ -7,7 +7,6 @@ import pytest
 
 mujoco = pytest.importorskip("mujoco")
 
-from paperlib._linalg import accel_from  # noqa: E402
 from paperlib.crosscheck.mjcf_three_rrr import three_rrr_mjcf, qpos_qvel  # noqa: E402
 from paperlib.crosscheck.mujoco_three_rrr import open_loop, recording, simulate  # noqa: E402
 from paperlib.recordings import validate  # noqa: E402
