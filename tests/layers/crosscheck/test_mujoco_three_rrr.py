@@ -37,7 +37,7 @@ def _reduced_mass(robot, m, p):
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (0.05, -0.04), (-0.08, 0.06)])
 def test_mass_matrix_is_the_symbolic_models(robot, offset):
     """Rotor inertia as armature, links and platform from the robot file: M_s of the symbolic model (measured
-    4e-11 kg of 5.6)."""
+    4e-11 kg of 200 with the calibrated I_r; 4e-11 of 5.6 with the light rotors)."""
     p = robot.work_centre + np.array(offset)
     M, d = _reduced_mass(robot, mujoco.MjModel.from_xml_string(three_rrr_mjcf(robot)), p)
     np.testing.assert_allclose(M, robot.mass_matrix(p), rtol=1e-9, atol=1e-10)
@@ -90,8 +90,8 @@ def test_same_torques_same_motion_and_energy(robot):
 
 def test_the_rooms_drive_loop_on_mujoco_tracks_as_on_the_own_twin(robot):
     """Table 3's path at 0.2 m/s, the twin's PD loops, quantum and LuGre friction on both: the true joint angles
-    agree within 1e-4 rad (issue 28: 1e-3; measured 1.8e-5 rad: the 0.064 N m torque quantum turns the
-    mechanics' sub-micrometre differences into whole quanta), and the MuJoCo run is a valid recording."""
+    agree within 1e-4 rad (issue 28: 1e-3; measured 5.3e-7 rad with the calibrated I_r, 1.8e-5 rad with the light
+    rotors, where the 0.064 N m torque quantum turned the mechanics' sub-micrometre differences into whole quanta), and the MuJoCo run is a valid recording."""
     from paperlib.experiments.rrr.tracking import path_reference
 
     twin = ThreeRRRTwin.default()
