@@ -139,7 +139,8 @@ def run_seed(seed: int, factors: Mapping[str, Any] | None = None, settings: Mapp
         :data:`ASSUMPTIONS` name -> value.
     settings : mapping, optional
         ``n_starts`` (int, default 8), ``dwell_s`` (float [s], default 2.0), ``speeds_m_s`` (list of
-        float, default Table 5's four).
+        float, default Table 5's four); ``recordings_dir`` (set by a sweep's ``keep_recordings``: the
+        sampling run is written there as ``sampling.nc``; the path and location runs stay in memory).
 
     Returns
     -------
@@ -163,6 +164,14 @@ def run_seed(seed: int, factors: Mapping[str, Any] | None = None, settings: Mapp
     speeds = tuple(float(v) for v in settings.get("speeds_m_s", trk.SPEEDS_M_S))
     robot, twin = apply_factors(factors)
     ds = sampling_recording(robot, twin, dwell_s=dwell_s, variant="sweep")
+    if settings.get("recordings_dir"):
+        from pathlib import Path
+
+        from paperlib.recordings import write_recording
+
+        d = Path(settings["recordings_dir"])
+        d.mkdir(parents=True, exist_ok=True)
+        write_recording(ds, d / "sampling.nc")
     truth_fn = lambda v, i: twin.steady_friction(v, i)  # noqa: E731
     ident, _ = chain.identification_results(ds, robot, twin, truth_fn, {"k_f": twin.k_f}, n_starts=n_starts,
                                             seed=int(seed), name="rrr sweep sampling run")
