@@ -1,7 +1,7 @@
 # GENERATED FILE - DO NOT EDIT.
 # Generator: `python -m paperlib.codegen` (paperlib/codegen.py)
 # Source:    paperlib/robots/kinds.py, paperlib/symbolic/five_bar.py, paperlib/symbolic/three_rrr.py, paperlib/symbolic/toys.py, data/robots/five_bar.toml, data/robots/three_rrr.toml, data/robots/toy_pendulum.toml, data/robots/toy_tridrive.toml, paperlib/symbolic/module_text.py, paperlib/codegen.py
-# sympy 1.14.0; source digest 7756830ff5a5889e
+# sympy 1.14.0; source digest b964b8621b5ae80b
 # Regenerate with `make codegen`; `python -m paperlib.codegen --check` fails when stale.
 #
 # The kernel-set dispatch of every robot with compiled kernels, one integer id each (see

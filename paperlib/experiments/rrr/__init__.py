@@ -14,6 +14,8 @@ module                 what                                                    p
 ``comparison``         headline numbers beside the paper's                     --
 ``recorded``           the runs notebook 02 makes itself, as recordings; the twin's truth from a recording  --
 ``rig_runs``           the sampling run on the 3-RRR's rig (``source hardware``)     --
+``chain``              fits, Table 5, locations, trends on a model and twin    --
+``sweep``              sweep runner: the chain with ASSUMPTIONS changed        --
 ``run``                pipeline steps (``python -m paperlib.experiments.rrr.run``)
 ``cli``                ``paperlib rrr identify RECORDING.nc``
 =====================  ======================================================  ==================
@@ -59,4 +61,5 @@ ROOM = Room(
     config=SCHEMA,
     config_checks=("paperlib.experiments.rrr.rig_runs:reproduce_check",),
     sources=("twin", "hardware", "archive"),
+    sweep_runner="paperlib.experiments.rrr.sweep",
 )

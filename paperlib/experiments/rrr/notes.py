@@ -187,7 +187,8 @@ def limits_table(res: Mapping[str, Any]) -> str:
             f"| model, work region W | {L['V_max_m_s']:.3f} | {L['a_max_m_s2']:.1f} |\n\n"
             f"V_max is attained at ({L['V_max_at_m'][0]:.3f}, {L['V_max_at_m'][1]:.3f}) m, on the edge of W; at its centre "
             f"the bound is {L['V_max_at_centre_m_s']:.3f} m/s. a_max uses the assumed motor limit "
-            f"({L['joint_torque_max_Nm']:.0f} N m at the joint) and rotor-dominated inertia, which is why it is far above the paper's.")
+            f"({L['joint_torque_max_Nm']:.0f} N m at the joint) and the reflected rotor inertia I_r = {L.get('I_r_kg_m2', float('nan')):.3g} kg m^2 "
+            f"({L.get('I_r_status', 'assumed')}: set so that a_max equals Table 4's, rule in data/robots/three_rrr.toml).")
 
 
 # --- notebook 02 -------------------------------------------------------------------------------------

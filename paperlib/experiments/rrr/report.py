@@ -20,8 +20,7 @@ from paperlib import provenance
 from paperlib.experiments.kit.outputs import save_figure as kit_save_figure
 from paperlib.experiments.kit.outputs import write_results as kit_write_results
 from paperlib.experiments.kit.sources import RecordingSource, SourceError
-from paperlib.experiments.rrr import identification as idf
-from paperlib.experiments.rrr import limits, recorded, sampling, sensitivity, trends
+from paperlib.experiments.rrr import chain, recorded, sampling, sensitivity
 from paperlib.experiments.rrr import tracking as trk
 from paperlib.experiments.rrr.run import record_sampling, sampling_recording
 from paperlib.recordings import read_recording, sha256_file, truth as recording_truth
@@ -82,25 +81,15 @@ def identification(recording: str | Path, n_starts: int = 8, seed: int = 0) -> t
     path = resolve(recording)
     ds = read_recording(path, require=("q", "tau_m"), analysis="3-RRR friction identification")
     robot = ThreeRRR.default()
-    data = idf.friction_data(ds, robot, name=str(path))
     tr = recording_truth(ds)
     # the truth the recording was made with (not the twin file's: a release's data may be older)
     twin = recorded.twin_from_recording(ds) if ds.attrs.get("source") == "twin" and "friction" in tr else ThreeRRRTwin.default()
     truth_fn = (lambda v, i: twin.steady_friction(v, i)) if ds.attrs.get("source") == "twin" and "friction" in tr else None
-    k = idf.identify(data, "kostic", n_starts=n_starts, seed=seed)
-    cv = idf.identify(data, "coulomb-viscous")
-    results = {
-        "source": ds.attrs.get("source", "unknown"),
-        "recording": {"path": str(path.relative_to(provenance.REPO_ROOT)) if path.is_relative_to(provenance.REPO_ROOT) else str(path),
-                      "sha256": sha256_file(path)},
-        "kostic": idf.summary(k, data, tr or None, truth_fn),
-        "coulomb_viscous": idf.summary(cv, data, tr or None, truth_fn),
-        "limits": limits.motion_limits(robot),
-        "limits_source": "model",
-        "paper_table2": idf.PAPER_TABLE2,
-        "paper_table4": limits.PAPER_TABLE4,
-    }
-    return results, {"kostic": k, "cv": cv, "data": data, "twin": twin, "robot": robot, "truth_fn": truth_fn}
+    results, objects = chain.identification_results(ds, robot, twin, truth_fn, tr, n_starts=n_starts, seed=seed,
+                                                    name=str(path))
+    results["recording"] = {"path": str(path.relative_to(provenance.REPO_ROOT)) if path.is_relative_to(provenance.REPO_ROOT) else str(path),
+                            "sha256": sha256_file(path)}
+    return results, objects
 
 
 def fit_curves(res: Mapping[str, Any], objects: Mapping[str, Any], v_max: float = 2.8, n: int = 561) -> dict[str, Any]:
@@ -155,32 +144,7 @@ def tracking(ident: Mapping[str, Any], source: RecordingSource | None = None,
         twin = recorded.twin_from_recording(read_recording(resolve(recording)))
     else:
         twin = ThreeRRRTwin.default()
-    comps = trk.compensations(ident["kostic"], ident["coulomb_viscous"], twin)
-    t5 = trk.table5(robot, twin, comps, trk.CONTROLLERS + trk.TWIN_ONLY_CONTROLLERS, source=source)
-    loc = {name: trk.location_errors(robot, twin, comps.get(name), source=source) for name in trk.CONTROLLERS}
-    rows = t5["rows"]
-    checks = trends.trend_checks(rows, trk.SPEEDS_M_S)
-    summ = trends.summary(checks)
-    paper_rows = [r for r in rows if r["controller"] in trk.CONTROLLERS]
-
-    def beats(v: float, m: str) -> bool:
-        return trends.value(rows, v, "kostic", m) < trends.value(rows, v, "coulomb-viscous", m)
-
-    trends_paper = {
-        "mean_error_grows_with_speed": summ["errors grow with speed"]["mean"],
-        "peak_error_grows_with_speed": summ["errors grow with speed"]["peak"],
-        "compensation_cuts_mean_error": summ["compensation cuts them"]["mean"],
-        "compensation_cuts_peak_error": summ["compensation cuts them"]["peak"],
-        "kostic_beats_cv_at_400": beats(0.4, "mean"),
-        "kostic_beats_cv_peak_at_400": beats(0.4, "peak"),
-        "kostic_beats_cv_mean_at": {f"{v * 1e3:.0f}": beats(v, "mean") for v in trk.SPEEDS_M_S},
-    }
-    start = trk.start_transient(t5["series"])
-    results = {"source": "twin", "table5": paper_rows, "table5_true_friction": [r for r in rows if r["controller"] == "true-friction"],
-               "location": loc, "trends": trends_paper, "trend_checks": checks, "start_transient": start,
-               "paper_table5": {f"{k * 1e3:.0f}": v for k, v in trk.PAPER_TABLE5.items()},
-               "paper_location_mm": trk.PAPER_LOCATION_MM, "identification_k_f": comps["kostic"].k_f}
-    return results, {"series": t5["series"], "comps": comps, "robot": robot, "twin": twin, "location": loc}
+    return chain.tracking_results(ident, robot, twin, source=source)
 
 
 def tracking_recordings() -> list[str]:

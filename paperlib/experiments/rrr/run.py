@@ -24,15 +24,16 @@ from paperlib.twin.robots.three_rrr import ThreeRRRTwin, simulate, to_recording
 A_MAX_SAMPLING_M_S2 = sampling.A_MAX_SAMPLING_M_S2
 
 
-def sampling_recording(robot: ThreeRRR, twin: ThreeRRRTwin, **config: Any) -> xr.Dataset:
+def sampling_recording(robot: ThreeRRR, twin: ThreeRRRTwin, dwell_s: float = sampling.DWELL_S, **config: Any) -> xr.Dataset:
     """The 21-point sampling run on ``twin`` (drive PD loops only) as a ``source = twin`` recording.
 
-    ``config`` entries are added to the recording's run configuration (e.g. ``variant="no-stribeck"``).
+    ``dwell_s``: the stay at each position [s] (the paper's 2 s by default). ``config`` entries are
+    added to the recording's run configuration (e.g. ``variant="no-stribeck"``).
     """
-    ref = sampling.sampling_reference(robot, twin.control_rate_hz, a_max=A_MAX_SAMPLING_M_S2)
+    ref = sampling.sampling_reference(robot, twin.control_rate_hz, a_max=A_MAX_SAMPLING_M_S2, dwell_s=dwell_s)
     run = simulate(robot, twin, ref)
     cfg = {"run": "21-point sampling", "speed_m_s": sampling.SAMPLING_SPEED_M_S, "a_max_m_s2": A_MAX_SAMPLING_M_S2,
-           "dwell_s": sampling.DWELL_S, "points_m": ref["points"].tolist(), **config}
+           "dwell_s": dwell_s, "points_m": ref["points"].tolist(), **config}
     return to_recording(run, twin, controller="PD (drive loops, no compensation)", config=cfg)
 
 

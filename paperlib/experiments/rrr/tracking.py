@@ -235,14 +235,15 @@ def run_position_max(p_m: np.ndarray, ref: Mapping[str, np.ndarray]) -> float:
 
 def table5(robot: ThreeRRR, twin: ThreeRRRTwin, comps: Mapping[str, Compensation],
            controllers: tuple[str, ...] = CONTROLLERS, *, source: RecordingSource | None = None,
-           variant: str = "twin") -> dict[str, Any]:
+           variant: str = "twin", speeds: tuple[float, ...] = SPEEDS_M_S) -> dict[str, Any]:
     """All speeds x controllers: the metrics (JSON-ready) and the series (for the figures).
 
     ``controllers`` names entries of ``comps`` (``"none"`` needs none); a missing model raises KeyError.
-    ``source`` and ``variant``: where each run's recording comes from (:func:`run_path`).
+    ``source`` and ``variant``: where each run's recording comes from (:func:`run_path`); ``speeds``
+    [m/s] (Table 5's by default).
     """
     rows, series = [], {}
-    for v in SPEEDS_M_S:
+    for v in speeds:
         for name in controllers:
             r = run_path(robot, twin, v, comps[name] if name != "none" else None, source=source, variant=variant)
             series[(v, name)] = r
@@ -281,28 +282,34 @@ def start_transient(series: Mapping[tuple[float, str], Mapping[str, Any]]) -> di
     return out
 
 
-def location_recording(robot: ThreeRRR, twin: ThreeRRRTwin, comp: Compensation | None, variant: str = "twin") -> xr.Dataset:
-    """Simulate the 21-point sampling path with ``comp`` as feed-forward; a ``source = twin`` recording."""
-    ref = sampling.sampling_reference(robot, twin.control_rate_hz, a_max=A_MAX_M_S2)
+def location_recording(robot: ThreeRRR, twin: ThreeRRRTwin, comp: Compensation | None, variant: str = "twin",
+                       dwell_s: float = sampling.DWELL_S) -> xr.Dataset:
+    """Simulate the 21-point sampling path with ``comp`` as feed-forward; a ``source = twin`` recording.
+
+    ``dwell_s``: the stay at each position [s] (the paper's 2 s by default).
+    """
+    ref = sampling.sampling_reference(robot, twin.control_rate_hz, a_max=A_MAX_M_S2, dwell_s=dwell_s)
     run = simulate(robot, twin, ref, feedforward(robot, ref, comp))
     name = comp.name if comp else "none"
     cfg = {"run": "21-point sampling (location error)", "speed_m_s": sampling.SAMPLING_SPEED_M_S, "a_max_m_s2": A_MAX_M_S2,
-           "dwell_s": sampling.DWELL_S, "compensation": name, "variant": variant}
+           "dwell_s": dwell_s, "compensation": name, "variant": variant}
     return to_recording(run, twin, controller=f"PD (drive loops) + {LABELS[name]}", config=cfg)
 
 
 def location_errors(robot: ThreeRRR, twin: ThreeRRRTwin, comp: Compensation | None, *,
-                    source: RecordingSource | None = None, variant: str = "twin") -> dict[str, Any]:
+                    source: RecordingSource | None = None, variant: str = "twin",
+                    dwell_s: float = sampling.DWELL_S) -> dict[str, Any]:
     """Figs. 5-6: error [mm] at each of the 21 sampling positions when the reference arrives there.
 
     The run is a recording obtained through ``source`` (None: simulated now, in memory); ``twin``
-    and ``comp`` are used only when it is made. Reads its ``q``.
+    and ``comp`` are used only when it is made. Reads its ``q``. ``dwell_s``: the stay at each
+    position [s] the run was made with.
     """
     name = comp.name if comp else "none"
     ds = recorded.obtain(source, recorded.location_name(variant, name),
-                         lambda: location_recording(robot, twin, comp, variant))
+                         lambda: location_recording(robot, twin, comp, variant, dwell_s))
     fs = float(ds.attrs["sample_rate_hz"])
-    ref = sampling.sampling_reference(robot, fs, a_max=A_MAX_M_S2)
+    ref = sampling.sampling_reference(robot, fs, a_max=A_MAX_M_S2, dwell_s=dwell_s)
     p_m = robot.fk(np.asarray(ds["q"].values, dtype=float))
     k = np.clip(np.round(ref["arrivals"] * fs).astype(int), 0, len(ref["t"]) - 1)
     err = np.linalg.norm(p_m[k] - ref["points"], axis=1) * 1e3

@@ -1,8 +1,9 @@
 """The rrr room's friction identification on a MuJoCo recording of the 3-RRR (issue 28: within 2x the own twin's).
 
 The 21-point sampling run (drive PD loops only) simulated by MuJoCo under the twin's drive loop
-(:mod:`paperlib.crosscheck.mujoco_three_rrr`) and by the own twin; Kostic NLS on each. Measured: the
-largest relative curve errors 1.21 / 1.06 / 0.79 % (MuJoCo) and 1.22 / 1.06 / 0.80 % (own twin).
+(:mod:`paperlib.crosscheck.mujoco_three_rrr`) and by the own twin; Kostic NLS on each. Measured with the
+calibrated rotor inertia: the largest relative curve errors 36.68 / 30.15 / 48.09 % (MuJoCo) and
+36.62 / 30.08 / 48.07 % (own twin); with the light rotors before it, 1.21 / 1.06 / 0.79 % and 1.22 / 1.06 / 0.80 %.
 """
 
 from __future__ import annotations
@@ -36,4 +37,5 @@ def test_kostic_identification_on_mujoco_matches_the_own_twin():
         assert abs(s["k_f_rel_error"]) < 0.01
     assert np.all(err["own"] > 1e-3)  # a real fit error to compare with
     assert np.all(err["mujoco"] < 2 * err["own"])  # the issue's criterion
-    np.testing.assert_allclose(err["mujoco"], err["own"], atol=5e-4)  # measured: 1e-4 (0.01 points)
+    # measured: 6.6e-4 (0.07 points of 30-48 %; 1e-4 of 1 % with the light rotors): the same to 0.2 % of the error
+    np.testing.assert_allclose(err["mujoco"], err["own"], rtol=0.01, atol=5e-4)

@@ -120,7 +120,8 @@ def test_compensation_cuts_errors_and_errors_grow_with_speed(robot, twin, comps)
         assert res[(v, "kostic")]["max_position_error_mm"] < 0.5 * res[(v, "none")]["max_position_error_mm"]
     for name in ("none", "kostic"):
         assert res[(0.4, name)]["mean_abs_mm_s"] > res[(0.1, name)]["mean_abs_mm_s"]
-    assert res[(0.4, "kostic")]["mean_abs_mm_s"] < res[(0.4, "coulomb-viscous")]["mean_abs_mm_s"]
+    # Whether Kostic beats Coulomb + viscous is a finding reported in the comparison table
+    # (kostic_beats_cv), not an invariant of the twin: on the calibrated twin it does not hold.
 
 
 def test_location_errors_fall_with_compensation(robot, twin, comps):
@@ -157,7 +158,9 @@ def test_true_friction_feedforward_uses_the_twins_law(robot, twin):
     assert np.allclose(comp.friction(v), expected) and comp.k_f == pytest.approx(1 / twin.drive_gain)
     r = tracking.run_path(robot, twin, 0.4, comp)
     before = tracking.run_path(robot, twin, 0.4, None)
-    assert r["mean_abs_mm_s"] < 0.3 * before["mean_abs_mm_s"]
+    # it cuts the mean speed error (to 0.30 of it at 400 mm/s on the calibrated twin; the bound was 0.3 on the
+    # light-rotor twin, whose loops carried a 42x smaller inertia)
+    assert r["mean_abs_mm_s"] < 0.5 * before["mean_abs_mm_s"]
 
 
 def _rows(table):
@@ -258,7 +261,7 @@ def test_comparison_rows_carry_notes_where_they_disagree(tmp_path):
     by = {r["key"]: r for r in rows}
     assert by["v_max"]["agreement"] == "agrees (within 25 %)" and by["v_max"]["note"] == ""  # 0.36 / 0.42 = 0.86
     assert by["k_f"]["agreement"] == "differs" and by["k_f"]["note"]
-    assert by["kostic_beats_cv"]["agreement"] == "differs" and by["kostic_beats_cv"]["note"] == "unknown"
+    assert by["kostic_beats_cv"]["agreement"] == "differs" and by["kostic_beats_cv"]["note"]
     assert by["t5_400_before_mean"]["agreement"] == "agrees (within 25 %)"  # 7 / 7.76 = 0.90
     assert all(r["note"] for r in rows if r["agreement"] not in comparison.OK)
     assert "| Table 5, 400 mm/s, before: mean speed error | - | about 7.76 | 7 |" in (tmp_path / "c.md").read_text()
@@ -291,3 +294,27 @@ def test_notebooks_are_thin_parameterized_and_clean(name):
     rules = (REPO_ROOT / "rules" / "rrr.smk").read_text()
     for key in ("results_file", "figures_dir", "formats", "recording"):
         assert f'"{key}"' in rules and key in params
+
+
+def test_rotor_inertia_is_calibrated_to_table4_a_max_and_coherent(robot, twin):
+    """Issue 28: the stored I_r is the root of a_max(I_r) = 7.10 m/s^2, the motor kept; the torque limit stays
+    far above the drives' breakaway and the gains follow the joint inertia."""
+    inertia = robot.description["inertia"]
+    assert inertia["I_r_status"] == "calibrated" and "a_max" in inertia["I_r_rule"]
+    L = limits.motion_limits(robot)
+    assert L["a_max_m_s2"] == pytest.approx(limits.PAPER_TABLE4["a_max_m_s2"], rel=1e-3)
+    assert limits.calibrate_rotor_inertia(robot) == pytest.approx(robot.param("Ir1"), rel=1e-3)
+    assert robot.param("Ir1") == robot.param("Ir2") == robot.param("Ir3")
+    # a_max falls as I_r grows, and with the light rotors it was far above the paper's
+    light = limits.motion_limits(limits.with_rotor_inertia(robot, 0.10))["a_max_m_s2"]
+    assert light > 20 * L["a_max_m_s2"] and L["V_max_m_s"] == pytest.approx(limits.motion_limits(
+        limits.with_rotor_inertia(robot, 0.10))["V_max_m_s"])
+    c = limits.coherence(robot, np.array([j.static_Nm for j in twin.friction]),
+                         paths={"p400": tracking.path_reference(robot, 0.4, twin.control_rate_hz)})
+    assert c["torque_limit_over_static_friction"] > 10
+    assert c["torque_limit_for_table4_a_max_Nm"] == pytest.approx(robot.joint_torque_max, rel=1e-3)
+    assert c["paths"]["p400"]["peak_over_limit"] < 1.0
+    J = float(twin.description["controller"]["joint_inertia_kg_m2"])
+    assert J > robot.param("Ir1") and J - robot.param("Ir1") < 0.01  # the driving link's small part
+    w_v = 2 * np.pi * float(twin.description["controller"]["velocity_bandwidth_hz"])
+    np.testing.assert_allclose(twin.kd, J * w_v)
