@@ -56,7 +56,7 @@ def test_sweep_file_seeds_factors_and_paths(tmp_path):
     ("name: a\npaper: nosuch\nseeds: 3\n", "no sweep runner"),
     ("name: a\npaper: mems\nseeds: [1, 1]\n", "repeat"),
     ("name: a\npaper: mems\nseeds: 0\n", "at least one seed"),
-    ("name: a\npaper: mems\nseeds: 3\nfactors: {friction_scale: [1.0]}\n", "unknown factor"),
+    ("name: a\npaper: mems\nseeds: 3\nfactors: {gear_backlash_rad: [1.0]}\n", "unknown factor"),
     ("name: a\npaper: mems\nseeds: 3\nfactors: {half_life_s: []}\n", "non-empty list"),
     ("name: a\npaper: mems\nseeds: 3\nresources: {mem_mb: -1}\n", "positive int"),
     ("name: a\npaper: mems\n", "missing 'seeds'"),
