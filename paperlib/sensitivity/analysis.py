@@ -124,11 +124,14 @@ def sobol_indices(prob: Mapping[str, Any], Y: np.ndarray, seed: int = 0, resampl
 
 
 def rank_assumptions(morris: Mapping[str, Mapping[str, Any]], top_k: int) -> list[str]:
-    """The ``top_k`` assumptions by their largest normalised mu* over the headlines.
+    """The assumptions that go on to Sobol': every headline's largest-mu* assumption first, then the
+    rest by score, at most ``top_k``.
 
     Per headline, mu* is divided by its largest value over the assumptions (so every headline
     counts alike whatever its unit); an assumption's score is its largest share over the
-    headlines. Ties keep the problem's order.
+    headlines. Each headline's top assumption is taken first (in score order), so that every
+    headline's most influential assumption gets Sobol' indices when ``top_k`` allows; the
+    remaining places go by score. Ties keep the problem's order.
 
     Parameters
     ----------
@@ -137,6 +140,7 @@ def rank_assumptions(morris: Mapping[str, Mapping[str, Any]], top_k: int) -> lis
     """
     names: list[str] = []
     best: dict[str, float] = {}
+    tops: set[str] = set()
     for res in morris.values():
         names = names or list(res["names"])
         mus = [m for m in res["mu_star"] if m is not None]
@@ -144,5 +148,8 @@ def rank_assumptions(morris: Mapping[str, Mapping[str, Any]], top_k: int) -> lis
         for n, m in zip(res["names"], res["mu_star"]):
             share = (m / top) if (m is not None and top > 0) else 0.0
             best[n] = max(best.get(n, 0.0), share)
+        if top > 0:
+            tops.add(res["names"][[m if m is not None else -1.0 for m in res["mu_star"]].index(top)])
     order = sorted(names, key=lambda n: -best.get(n, 0.0))
-    return order[:int(top_k)]
+    chosen = [n for n in order if n in tops] + [n for n in order if n not in tops]
+    return chosen[:int(top_k)]

@@ -103,13 +103,19 @@ def stage_values(sweep_file: Path, headlines: Sequence[str], results: str = "res
 
 
 def _top(morris: Mapping[str, Any], sobol: Mapping[str, Any] | None) -> list[tuple[str, str, float, float]]:
-    """(name, index, value, conf) of the assumptions in order of influence: Sobol' ST when computed, else mu*."""
-    if sobol and sobol.get("ST") and sobol["ST"][0] is not None:
+    """(name, index, value, conf) of the assumptions in order of influence.
+
+    Sobol' ST (of the assumptions that went on to stage 2) when computed and the headline's
+    largest-mu* assumption is among them; else Morris mu* of every screened assumption (so an
+    assumption left out of stage 2 is never hidden behind the ones that were not).
+    """
+    mrows = [(n, "mu_star", m, c) for n, m, c in zip(morris["names"], morris["mu_star"], morris["mu_star_conf"])
+             if m is not None]
+    mrows.sort(key=lambda r: -r[2])
+    if sobol and sobol.get("ST") and sobol["ST"][0] is not None and (not mrows or mrows[0][0] in sobol["names"]):
         rows = [(n, "ST", st, c) for n, st, c in zip(sobol["names"], sobol["ST"], sobol["ST_conf"])]
-    else:
-        rows = [(n, "mu_star", m, c) for n, m, c in zip(morris["names"], morris["mu_star"], morris["mu_star_conf"])
-                if m is not None]
-    return sorted(rows, key=lambda r: -r[2])
+        return sorted(rows, key=lambda r: -r[2])
+    return mrows
 
 
 def summarise(study: Study, morris_vals: Mapping[str, np.ndarray], morris_points: Sequence[Mapping[str, float]],

@@ -93,3 +93,12 @@ def test_sobol_says_why_it_computes_nothing() -> None:
     Y = X[:, 0].copy()
     Y[3] = np.nan
     assert "1 of" in an.sobol_indices(prob, Y)["reason"]
+
+
+def test_every_headlines_top_assumption_goes_on_to_sobol_first() -> None:
+    names = ["a", "b", "c", "d"]
+    m = {"y1": {"names": names, "mu_star": [10.0, 9.0, 8.0, 0.0]},  # a tops y1; b and c close behind
+         "y2": {"names": names, "mu_star": [0.0, 0.0, 0.1, 1.0]}}   # d tops y2 alone
+    assert an.rank_assumptions(m, 2) == ["a", "d"]
+    assert an.rank_assumptions(m, 3) == ["a", "d", "b"]
+    assert an.rank_assumptions({"y": {"names": names, "mu_star": [None] * 4}}, 2) == ["a", "b"]

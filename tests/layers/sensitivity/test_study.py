@@ -126,3 +126,12 @@ def test_stage_points_are_fixed_by_the_seeds_and_end_with_the_stated_twin(tmp_pa
     _, X2, pts2 = engine.stage_points(st, "sobol", ["b"])
     assert len(pts2) == 4 * 3 and all(set(p) == {"b"} for p in pts2)
     assert np.allclose([math.log(p["b"]) for p in pts2], X2[:, 0])  # log assumption: sampled in log space
+
+
+def test_the_ranking_never_hides_a_top_assumption_left_out_of_sobol() -> None:
+    morris = {"names": ["a", "b", "c"], "mu_star": [1.0, 0.5, 3.0], "mu_star_conf": [0.1, 0.1, 0.2]}
+    sobol = {"names": ["a", "b"], "ST": [0.3, 0.8], "ST_conf": [0.1, 0.2]}
+    # c moves it most (Morris) but had no Sobol' stage: the Morris ranking is given
+    assert [(r[0], r[1]) for r in engine._top(morris, sobol)] == [("c", "mu_star"), ("a", "mu_star"), ("b", "mu_star")]
+    morris["mu_star"] = [1.0, 2.0, 0.5]  # b tops Morris and has ST: the Sobol' ranking
+    assert [(r[0], r[1]) for r in engine._top(morris, sobol)] == [("b", "ST"), ("a", "ST")]
