@@ -142,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"sweep {sw.name}: Snakemake failed (exit {rc}); see {log} and "
               f"{sw.out_dir(args.results_dir)}/logs/", file=sys.stderr)
         return rc
-    print(f"sweep {sw.name}: {done} runs in {wall:.0f} s ({rate:.1f} runs per minute); "
-          f"table {sw.summary_files(args.results_dir)['md']}")
+    where = f"results in {sw.out_dir(args.results_dir)}/runs" if args.runs_only else \
+        f"table {sw.summary_files(args.results_dir)['md']}"
+    print(f"sweep {sw.name}: {done} runs in {wall:.0f} s ({rate:.1f} runs per minute); {where}")
     return 0
