@@ -30,7 +30,7 @@ def add_parser(subparsers: Any) -> None:
                               description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="action", required=True)
     c = sub.add_parser("check", help="validate a study file and count its runs")
-    c.add_argument("study_file")
+    c.add_argument("study_file", help="study file (YAML), e.g. config/sensitivity/PAPER.yaml")
     c.set_defaults(func=check)
     r = sub.add_parser("run", help="run both stages, write the summary and figures")
     r.add_argument("study_file", help="study file (YAML), e.g. config/sensitivity/PAPER.yaml")
