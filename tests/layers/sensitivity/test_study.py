@@ -135,3 +135,25 @@ def test_the_ranking_never_hides_a_top_assumption_left_out_of_sobol() -> None:
     assert [(r[0], r[1]) for r in engine._top(morris, sobol)] == [("c", "mu_star"), ("a", "mu_star"), ("b", "mu_star")]
     morris["mu_star"] = [1.0, 2.0, 0.5]  # b tops Morris and has ST: the Sobol' ranking
     assert [(r[0], r[1]) for r in engine._top(morris, sobol)] == [("b", "ST"), ("a", "ST")]
+
+
+def test_the_comparison_command_adds_the_notes(tmp_path: Path) -> None:
+    """``python -m paperlib.comparison --sensitivity``: a studied row that does not agree gets the note."""
+    import json
+
+    from paperlib.comparison import main
+
+    s = _summary()
+    s["rows"][0]["key"] = "CTC_vs_PD_rms_j1"
+    (tmp_path / "s.json").write_text(json.dumps(s))
+    (tmp_path / "02_model_order.json").write_text(json.dumps({"source": "twin", "choice": {"chosen": 3}}))
+    rc = main(["--paper", "mems", "--results", str(tmp_path / "02_model_order.json"), "--csv", str(tmp_path / "t.csv"),
+               "--md", str(tmp_path / "t.md"), "--sensitivity", str(tmp_path / "s.json")])
+    md = (tmp_path / "t.md").read_text()
+    assert rc == 0
+    row = next(line for line in md.splitlines() if line.startswith("| RMS joint error, CTC vs PD") and "| 1 |" in line)
+    assert "moved most by a (Sobol' ST 0.71 +/- 0.20)" in row  # not reproduced here: it does not agree
+    knee = next(line for line in md.splitlines() if "knee of the residual curve" in line)
+    assert "sensitivity (study" not in knee  # 'k' is not a key of the table; the agreeing knee row is left alone
+    assert main(["--paper", "mems", "--results", str(tmp_path / "02_model_order.json"), "--csv", str(tmp_path / "t.csv"),
+                 "--md", str(tmp_path / "t.md"), "--sensitivity", str(tmp_path / "missing.json")]) == 2
