@@ -239,7 +239,7 @@ def load_sweep(path: str | Path, runner_factors: Mapping[str, str] | None = None
     path : path-like
         The YAML file.
     runner_factors : mapping, optional
-        Factors the paper's runner accepts (default: its module's ``FACTORS``).
+        Factors the paper's runner accepts (default: its module's ``FACTORS`` and ``ASSUMPTIONS``).
 
     Raises
     ------
@@ -261,7 +261,10 @@ def load_sweep(path: str | Path, runner_factors: Mapping[str, str] | None = None
     if runner_factors is None:
         import importlib
 
-        runner_factors = getattr(importlib.import_module(RUNNERS[paper]), "FACTORS", {})
+        mod = importlib.import_module(RUNNERS[paper])
+        # a runner's factors: its FACTORS and the names of its ASSUMPTIONS (paperlib.sweeps.assumptions)
+        runner_factors = {**{k: a.meaning for k, a in getattr(mod, "ASSUMPTIONS", {}).items()},
+                          **getattr(mod, "FACTORS", {})}
     bad = sorted(set(factors) - set(runner_factors))
     if bad:
         raise SweepConfigError(f"sweep file {p}: unknown factor(s) {bad} for paper {paper!r}; known: {sorted(runner_factors)}")

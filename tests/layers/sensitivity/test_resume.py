@@ -3,7 +3,7 @@ runner; a rerun after one result was removed recomputes only that one, and the s
 
 The toy room is written into a temporary folder found through ``PAPERLIB_ROOMS_PATH`` (as a sixth
 lab's room would be): its runner's headline is ``y = 3 a + b^2`` of two assumptions, so ``a`` must
-come out as the one that moves it most.
+come out as the one that moves it most. The runner declares no FACTORS: its ASSUMPTIONS are its factors.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from paperlib.sweeps.assumptions import Assumption, check_factors
 
 ASSUMPTIONS = {"a": Assumption("a", 1.0, 0.0, 2.0, "1", "toy a", "toy range"),
                "b": Assumption("b", 0.5, 0.0, 1.0, "1", "toy b", "toy range")}
-FACTORS = {k: x.meaning for k, x in ASSUMPTIONS.items()}
 
 
 def run_seed(seed, factors, settings):
