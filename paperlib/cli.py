@@ -36,6 +36,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("book", "paperlib.book.cli", "the static site: course and every paper's results"),
     Command("sweep", "paperlib.sweeps.cli",
             "Monte-Carlo sweep of a paper's headline numbers (Snakemake; local or SLURM)"),
+    Command("sensitivity", "paperlib.sensitivity.cli",
+            "global sensitivity of headline numbers to the twin's assumptions (Morris, then Sobol'; SALib on the sweep engine)"),
     Command("data", "paperlib.data.cli", "public external data: fetch, verify and import into recordings"),
     Command("serial", "paperlib.serial_cli", "serial arms: identification from a recording"),
     Command("thermal", "paperlib.estimation.thermal_cli",

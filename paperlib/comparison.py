@@ -526,17 +526,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--md", required=True, help="Markdown file to write")
     ap.add_argument("--sweep", default=None,
                     help="a sweep's summary.json (paperlib sweep): adds the median and 5-95 %% interval over its seeds")
+    ap.add_argument("--sensitivity", default=None,
+                    help="a sensitivity study's summary.json (paperlib sensitivity): a differing studied row's note "
+                         "names the assumption that moves it most and whether the paper's value is reachable")
     a = ap.parse_args(argv)
     headlines, title = headlines_of(a.paper)
     results = load_results(a.results)
     rows = build_comparison(results, headlines)
-    if a.sweep:
+    for path, what in ((a.sweep, "sweep"), (a.sensitivity, "sensitivity")):
+        if not path:
+            continue
         try:
-            summary = json.loads(Path(a.sweep).read_text())
+            summary = json.loads(Path(path).read_text())
         except (OSError, json.JSONDecodeError) as exc:
-            print(f"comparison: cannot read the sweep summary {a.sweep}: {exc}", file=sys.stderr)
+            print(f"comparison: cannot read the {what} summary {path}: {exc}", file=sys.stderr)
             return 2
-        rows = add_sweep(rows, summary)
+        if what == "sweep":
+            rows = add_sweep(rows, summary)
+        else:
+            from paperlib.sensitivity.notes import add_sensitivity
+
+            rows = add_sensitivity(rows, summary, AGREEING)
     notes = []
     for stem, r in sorted(results.items()):
         for n in r.get("notes", []):

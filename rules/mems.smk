@@ -46,8 +46,42 @@ if MEMS_CFG.get("sweep"):
     MEMS_SWEEP_SUMMARY = [_mems_sweep.summary_files(RESULTS)["json"]]
     PAPER_TARGETS["mems"] += [f"{stem}.png" for stem in _mems_sweep.figure_stems(FIGURES)]
 
-room_table("mems", res=MEMS_RES, extra=f"--sweep {MEMS_SWEEP_SUMMARY[0]}" if MEMS_SWEEP_SUMMARY else "",
-           inputs={"sweep": MEMS_SWEEP_SUMMARY})
+# The sensitivity of the differing headline numbers to the twin's assumptions (config key `sensitivity`: a
+# study file, or null): `paperlib sensitivity run` (Morris, then Sobol', on rules/sweep.smk's engine) writes
+# its summary; the comparison table's differing rows get a note from it, notebooks/mems/sensitivity.ipynb
+# draws it. A study's runs rerun only when missing or when their code or settings change (~15 min on 2 cores).
+MEMS_SENS_SUMMARY = []
+if MEMS_CFG.get("sensitivity"):
+    from paperlib.sensitivity.study import load_study as _mems_load_study
+
+    _mems_study = _mems_load_study(MEMS_CFG["sensitivity"])
+    MEMS_SENS_SUMMARY = [_mems_study.summary_file(RESULTS)]
+
+    rule mems_sensitivity:
+        input:
+            study=MEMS_CFG["sensitivity"],
+            code=CODE_INPUTS(modules=["paperlib.sensitivity.engine", "paperlib.sensitivity.cli"]),
+        output:
+            MEMS_SENS_SUMMARY[0],
+        threads: workflow.cores
+        log:
+            f"{MEMS_RES}/logs/sensitivity_study.log",
+        shell:
+            "{PY} -m paperlib.sensitivity.cli run {input.study:q} --cores {threads} --no-progress --no-figures "
+            "--results-dir {RESULTS:q} --figures-dir {FIGURES:q} > {log} 2>&1"
+
+    room_notebook("mems", "sensitivity", res=MEMS_RES,
+                  params={"study_file": MEMS_CFG["sensitivity"], "summary_file": MEMS_SENS_SUMMARY[0],
+                          "output_dir": MEMS_CFG["figures_dir"], "results_file": f"{MEMS_RES}/sensitivity.json",
+                          "formats": list(MEMS_CFG["formats"])},
+                  outputs={"figures": [f"{MEMS_CFG['figures_dir']}/sensitivity_{k}.{ext}" for k in ("tornado", "differing")
+                                       for ext in MEMS_CFG["formats"]]},
+                  inputs={"summary": MEMS_SENS_SUMMARY})
+    PAPER_TARGETS["mems"] += [f"{MEMS_RES}/sensitivity.json"]
+
+_mems_extra = (f"--sweep {MEMS_SWEEP_SUMMARY[0]} " if MEMS_SWEEP_SUMMARY else "") + \
+    (f"--sensitivity {MEMS_SENS_SUMMARY[0]}" if MEMS_SENS_SUMMARY else "")
+room_table("mems", res=MEMS_RES, extra=_mems_extra.strip(), inputs={"sweep": MEMS_SWEEP_SUMMARY, "sensitivity": MEMS_SENS_SUMMARY})
 
 
 def _mems_warm_input(wc):

@@ -34,6 +34,15 @@ def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("sweep", help="Monte-Carlo sweep of a paper's headline numbers (Snakemake; local or SLURM)",
                               description=plain_text(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("sweep_file", help="sweep file (YAML), e.g. config/sweeps/PAPER.yaml")
+    add_run_arguments(p)
+    p.add_argument("--runs-only", action="store_true", help="run the jobs but not the aggregation")
+    p.add_argument("--unlock", action="store_true",
+                   help="first remove the lock a killed sweep left (only when no other sweep runs in this repository)")
+    p.set_defaults(func=run)
+
+
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of a command that runs sweep jobs through Snakemake (``paperlib sweep``, ``paperlib sensitivity run``)."""
     p.add_argument("--cores", type=int, default=2, help="local cores (default 2); with --profile, the profile's setting wins")
     p.add_argument("--profile", default=None,
                    help="Snakemake profile directory, e.g. config/profiles/slurm (default config/profiles/local)")
@@ -44,10 +53,6 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--figures-dir", default="figures", type=output_dir, help="figures root (default figures)")
     p.add_argument("--dry-run", "-n", action="store_true", help="show what would run, run nothing")
     p.add_argument("--no-progress", action="store_true", help="no progress bar; Snakemake's output on the terminal")
-    p.add_argument("--runs-only", action="store_true", help="run the jobs but not the aggregation")
-    p.add_argument("--unlock", action="store_true",
-                   help="first remove the lock a killed sweep left (only when no other sweep runs in this repository)")
-    p.set_defaults(func=run)
 
 
 def snakemake_command(args: argparse.Namespace, targets: Sequence[str]) -> list[str]:
@@ -137,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"sweep {sw.name}: Snakemake failed (exit {rc}); see {log} and "
               f"{sw.out_dir(args.results_dir)}/logs/", file=sys.stderr)
         return rc
-    print(f"sweep {sw.name}: {done} runs in {wall:.0f} s ({rate:.1f} runs per minute); "
-          f"table {sw.summary_files(args.results_dir)['md']}")
+    where = f"results in {sw.out_dir(args.results_dir)}/runs" if args.runs_only else \
+        f"table {sw.summary_files(args.results_dir)['md']}"
+    print(f"sweep {sw.name}: {done} runs in {wall:.0f} s ({rate:.1f} runs per minute); {where}")
     return 0

@@ -7,6 +7,8 @@ A sweep file is YAML::
     seeds: {start: 1, count: 100}   # or a list of ints, or an int N (= 1..N)
     factors:                  # optional: every combination of the values is run with every seed
       half_life_s: [300.0, 600.0]
+    points:                   # optional, instead of factors: explicit factor combinations, run as
+      - {half_life_s: 300.0, lambda_reg: 0.001}    # combos p0000, p0001, ... (a sensitivity study's samples)
     settings:                 # passed to the runner (paper-specific; see its run_seed)
       config: null            # pipeline configuration merged over config/default.yaml
     keep_recordings: false    # true: also write each job's recordings (.nc, large) beside its result
@@ -32,7 +34,7 @@ from typing import Any, Mapping
 
 import yaml
 
-__all__ = ["SweepConfigError", "Sweep", "load_sweep", "combo_id", "TOP_KEYS"]
+__all__ = ["SweepConfigError", "Sweep", "load_sweep", "read_config_file", "combo_id", "point_id", "TOP_KEYS"]
 
 #: Keys a sweep file may hold, with their meaning.
 TOP_KEYS: dict[str, str] = {
@@ -40,6 +42,7 @@ TOP_KEYS: dict[str, str] = {
     "paper": "paper slug whose headline numbers are swept",
     "seeds": "list of ints, an int N (seeds 1..N), or {start, count}",
     "factors": "name -> list of values; every combination runs with every seed",
+    "points": "list of explicit factor combinations (name -> number), run as combos p0000, p0001, ... (not with factors)",
     "settings": "runner settings (paper-specific)",
     "keep_recordings": "also write each job's recordings (.nc) beside its result",
     "resources": "per-job resources: mem_mb, runtime_min (per seed), cpus, seeds_per_job",
@@ -61,6 +64,11 @@ def combo_id(factors: Mapping[str, Any]) -> str:
     return "__".join(f"{k}={_fmt(v)}" for k, v in sorted(factors.items()))
 
 
+def point_id(i: int) -> str:
+    """Folder name of a sweep file's ``i``-th explicit point (0-based): ``p0000``, ``p0001``, ..."""
+    return f"p{int(i):04d}"
+
+
 def _fmt(v: Any) -> str:
     if isinstance(v, float):
         return repr(v)
@@ -78,6 +86,8 @@ class Sweep:
     name, paper : str
     seeds : list of int
     factors : dict name -> list of values
+    points : list of dict name -> float
+        Explicit factor combinations (instead of ``factors``): combo ``p0000`` is the first.
     settings : dict
     keep_recordings : bool
     resources : dict (``mem_mb``, ``runtime_min`` per seed, ``cpus``, ``seeds_per_job``)
@@ -89,6 +99,7 @@ class Sweep:
     paper: str
     seeds: list[int]
     factors: dict[str, list[Any]] = field(default_factory=dict)
+    points: list[dict[str, float]] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
     keep_recordings: bool = False
     resources: dict[str, Any] = field(default_factory=dict)
@@ -97,7 +108,9 @@ class Sweep:
 
     @property
     def combos(self) -> dict[str, dict[str, Any]]:
-        """combo id -> factor values, every combination of the factors (one ``base`` without)."""
+        """combo id -> factor values, every combination of the factors (one ``base`` without), or the points."""
+        if self.points:
+            return {point_id(i): dict(p) for i, p in enumerate(self.points)}
         keys = sorted(self.factors)
         out: dict[str, dict[str, Any]] = {}
         for values in itertools.product(*(self.factors[k] for k in keys)):
@@ -164,6 +177,60 @@ def _seeds(raw: Any, where: str) -> list[int]:
     raise SweepConfigError(f"{where}: seeds must be a non-empty list of ints >= 0, an int or {{start, count}}, not {raw!r}")
 
 
+def _points(raw: Any, runner_factors: Mapping[str, str], paper: str, where: str) -> list[dict[str, float]]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or not raw:
+        raise SweepConfigError(f"{where}: points must be a non-empty list of mappings factor -> number")
+    out = []
+    for i, pt in enumerate(raw):
+        if not isinstance(pt, Mapping):
+            raise SweepConfigError(f"{where}: point {i} is not a mapping factor -> number: {pt!r}")
+        bad = sorted(set(pt) - set(runner_factors))
+        if bad:
+            raise SweepConfigError(f"{where}: point {i}: unknown factor(s) {bad} for paper {paper!r}; "
+                                   f"known: {sorted(runner_factors)}")
+        if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in pt.values()):
+            raise SweepConfigError(f"{where}: point {i}: every value must be a number, got {dict(pt)!r}")
+        out.append({str(k): float(x) for k, x in pt.items()})
+    return out
+
+
+def read_config_file(p: Path, what: str, top_keys: Mapping[str, str], required: tuple[str, ...],
+                     error: type[ValueError]) -> dict[str, Any]:
+    """The mapping of a YAML configuration file (a sweep or a study file), its keys checked.
+
+    Parameters
+    ----------
+    p : Path
+    what : str
+        How the messages name the file ("sweep file").
+    top_keys : mapping key -> meaning
+        The keys it may hold.
+    required : tuple of str
+        Keys it must hold; ``name`` (when required) may hold only letters, digits, ``_`` and ``-``.
+    error : exception class
+        Raised with a message naming the file and the problem.
+    """
+    if not p.is_file():
+        raise error(f"{what} {p} not found")
+    try:
+        doc = yaml.safe_load(p.read_text())
+    except yaml.YAMLError as exc:
+        raise error(f"{what} {p} is not valid YAML: {exc}") from None
+    if not isinstance(doc, Mapping):
+        raise error(f"{what} {p}: expected a mapping of keys, got {type(doc).__name__}")
+    unknown = sorted(set(doc) - set(top_keys))
+    if unknown:
+        raise error(f"{what} {p}: unknown key(s) {unknown}; known: {sorted(top_keys)}")
+    for key in required:
+        if key not in doc:
+            raise error(f"{what} {p}: missing '{key}' ({top_keys[key]})")
+    if "name" in required and not _NAME.match(str(doc["name"])):
+        raise error(f"{what} {p}: name {str(doc['name'])!r} may hold only letters, digits, _ and -")
+    return dict(doc)
+
+
 def load_sweep(path: str | Path, runner_factors: Mapping[str, str] | None = None) -> Sweep:
     """Read and check a sweep file.
 
@@ -172,7 +239,7 @@ def load_sweep(path: str | Path, runner_factors: Mapping[str, str] | None = None
     path : path-like
         The YAML file.
     runner_factors : mapping, optional
-        Factors the paper's runner accepts (default: its module's ``FACTORS``).
+        Factors the paper's runner accepts (default: its module's ``FACTORS`` and ``ASSUMPTIONS``).
 
     Raises
     ------
@@ -182,23 +249,8 @@ def load_sweep(path: str | Path, runner_factors: Mapping[str, str] | None = None
     from paperlib.sweeps import RUNNERS
 
     p = Path(path)
-    if not p.is_file():
-        raise SweepConfigError(f"sweep file {p} not found")
-    try:
-        doc = yaml.safe_load(p.read_text())
-    except yaml.YAMLError as exc:
-        raise SweepConfigError(f"sweep file {p} is not valid YAML: {exc}") from None
-    if not isinstance(doc, Mapping):
-        raise SweepConfigError(f"sweep file {p}: expected a mapping of keys, got {type(doc).__name__}")
-    unknown = sorted(set(doc) - set(TOP_KEYS))
-    if unknown:
-        raise SweepConfigError(f"sweep file {p}: unknown key(s) {unknown}; known: {sorted(TOP_KEYS)}")
-    for key in ("name", "paper", "seeds"):
-        if key not in doc:
-            raise SweepConfigError(f"sweep file {p}: missing '{key}' ({TOP_KEYS[key]})")
+    doc = read_config_file(p, "sweep file", TOP_KEYS, ("name", "paper", "seeds"), SweepConfigError)
     name = str(doc["name"])
-    if not _NAME.match(name):
-        raise SweepConfigError(f"sweep file {p}: name {name!r} may hold only letters, digits, _ and -")
     paper = str(doc["paper"])
     if paper not in RUNNERS:
         raise SweepConfigError(f"sweep file {p}: no sweep runner for paper {paper!r}; papers with one: {sorted(RUNNERS)}")
@@ -209,7 +261,10 @@ def load_sweep(path: str | Path, runner_factors: Mapping[str, str] | None = None
     if runner_factors is None:
         import importlib
 
-        runner_factors = getattr(importlib.import_module(RUNNERS[paper]), "FACTORS", {})
+        mod = importlib.import_module(RUNNERS[paper])
+        # a runner's factors: its FACTORS and the names of its ASSUMPTIONS (paperlib.sweeps.assumptions)
+        runner_factors = {**{k: a.meaning for k, a in getattr(mod, "ASSUMPTIONS", {}).items()},
+                          **getattr(mod, "FACTORS", {})}
     bad = sorted(set(factors) - set(runner_factors))
     if bad:
         raise SweepConfigError(f"sweep file {p}: unknown factor(s) {bad} for paper {paper!r}; known: {sorted(runner_factors)}")
@@ -221,6 +276,9 @@ def load_sweep(path: str | Path, runner_factors: Mapping[str, str] | None = None
         if len(set(vals)) != len(vals):
             raise SweepConfigError(f"sweep file {p}: factor {k!r} repeats a value: {vals}")
         fac[str(k)] = [float(x) for x in vals]
+    points = _points(doc.get("points"), runner_factors, paper, f"sweep file {p}")
+    if points and fac:
+        raise SweepConfigError(f"sweep file {p}: give either factors (a grid) or points (explicit combinations), not both")
     settings = doc.get("settings") or {}
     if not isinstance(settings, Mapping):
         raise SweepConfigError(f"sweep file {p}: settings must be a mapping")
@@ -237,6 +295,6 @@ def load_sweep(path: str | Path, runner_factors: Mapping[str, str] | None = None
     if extra_s:
         raise SweepConfigError(f"sweep file {p}: unknown slurm key(s) {extra_s}; known: {sorted(slurm)}")
     slurm.update(doc.get("slurm") or {})
-    return Sweep(path=p, name=name, paper=paper, seeds=seeds, factors=fac, settings=dict(settings),
+    return Sweep(path=p, name=name, paper=paper, seeds=seeds, factors=fac, points=points, settings=dict(settings),
                  keep_recordings=bool(doc.get("keep_recordings", False)), resources=res, slurm=slurm,
                  description=str(doc.get("description", "")))

@@ -47,7 +47,7 @@ __all__ = [
     "DriveCommon", "DriveAxis", "DRIVE_COMMON_RANGES", "DRIVE_AXIS_RANGES",
     "natural_frequency", "drive_array", "drive_initial_state", "pi_pds",
     "quantize_permille", "drive_step", "joint_torque",
-    "TwinParams", "TWIN_DIR", "twin_params_path", "load_twin_params", "TwinConfigError",
+    "TwinParams", "TWIN_DIR", "twin_params_path", "load_twin_params", "twin_params_from_doc", "TwinConfigError",
 ]
 
 DR_KT = 0          #: true torque constant kT [N m/A]
@@ -524,11 +524,31 @@ def load_twin_params(path: str | Path | None = None, *, robot: str | None = None
 
         path = twin_params_path(robot or DEFAULT_TWIN)
     path = Path(path)
-    doc = read_toml(path)
+    return twin_params_from_doc(read_toml(path), path)
+
+
+def twin_params_from_doc(doc: Mapping[str, Any], path: str | Path) -> TwinParams:
+    """Check and convert a twin's parsed TOML (the checks of :func:`load_twin_params`).
+
+    For a study that varies a stated value: edit a copy of ``TwinParams.raw`` and build it again
+    here, so a varied value passes the same key, range and reason checks as the file's.
+
+    Parameters
+    ----------
+    doc : mapping
+        The parsed file (``TwinParams.raw`` layout).
+    path : str or Path
+        The file it came from (kept as ``TwinParams.path``).
+
+    Returns
+    -------
+    TwinParams
+    """
+    path = Path(path)
     meta = _table(doc, "meta", "twin")
     if meta.get("status") != "assumed":
         raise TwinConfigError("[meta] status must be 'assumed'")
     joints, farr = _friction(doc)
     common, axes = _drives(doc)
     return TwinParams(path=path, friction_joints=joints, friction=farr, **_thermal(doc),
-                      drive_common=common, drive_axes=axes, **_imus(doc), raw=doc)
+                      drive_common=common, drive_axes=axes, **_imus(doc), raw=dict(doc))

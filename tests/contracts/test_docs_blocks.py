@@ -75,6 +75,9 @@ RUN: dict[str, dict[str, str | None]] = {
     "cluster.md": {
         "paperlib sweep config/sweeps/mems.yaml --dry-run": None,
     },
+    "sensitivity.md": {
+        "paperlib sensitivity check config/sensitivity/mems.yaml": None,
+    },
     "hardware.md": {  # 0.5 s instead of 40 s: the same command, shorter
         "paperlib run --rig twin --controller AC --duration 40 --output twin.nc":
             "paperlib run --rig twin --controller AC --duration 0.5 --output twin.nc",
@@ -107,6 +110,15 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("cluster.md", "paperlib sweep config/sweeps/mems.yaml"): "100 twin campaigns (454 s on 2 cores); the "
         "dry run of the same sweep is run",
     ("cluster.md", "paperlib sweep config/sweeps/mems.yaml --cores 8"): "as the sweep above, on 8 cores",
+    ("sensitivity.md", "paperlib sensitivity run config/sensitivity/mems.yaml"): "157 twin campaigns (minutes on 2 "
+        "cores); tests/layers/sensitivity/test_resume.py runs the same command on a toy room's cheap runner, twice",
+    ("sensitivity.md", "paperlib sensitivity run config/sensitivity/mems.yaml --profile config/profiles/slurm"):
+        "needs a SLURM cluster; a study's stages are sweeps, whose SLURM run tests/layers/sweeps/test_sweep_slurm.py "
+        "checks",
+    ("sensitivity.md", "python -m paperlib.comparison --paper mems --results results/mems/*.json --csv t.csv --md t.md "
+                       "--sensitivity results/mems/sensitivity/assumptions/summary.json"):
+        "needs a build of mems and the study; the pipeline's room_table rule runs it, "
+        "tests/layers/sensitivity/test_study.py checks the notes",
     ("cluster.md", "paperlib sweep config/sweeps/mems.yaml --profile config/profiles/slurm"): "needs a SLURM "
         "cluster: CI starts one and runs tests/layers/sweeps/test_sweep_slurm.py",
     ("hardware.md", "paperlib run --rig hardware --config config/rig.toml --controller AC --duration 40 --output run.nc [--seed 1]"):
@@ -197,7 +209,7 @@ def _paperlib(line: str, capsys) -> str:
 @pytest.mark.parametrize("doc", [pytest.param(d, marks=pytest.mark.slow) if d in SLOW else d for d in RUN])
 def test_docs_commands_run(doc: str, tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("MPLBACKEND", "Agg")
-    monkeypatch.chdir(ROOT if doc == "cluster.md" else tmp_path)  # the sweep names its file from the repository
+    monkeypatch.chdir(ROOT if doc in ("cluster.md", "sensitivity.md") else tmp_path)  # files named from the repository
     if doc in PREPARE:
         _paperlib(PREPARE[doc], capsys)
     in_docs = [line for b in _shell_blocks() if b.doc == doc for line in b.lines]

@@ -20,17 +20,19 @@ TITLE = "Reproduced vs published headline numbers (flagship paper)"
 #: always for calibrated rows). Each says what is known; "likely" marks a reason not tested.
 NOTES: dict[str, str] = {
     "CTC_vs_PD": "the controller gains and the twin's friction are assumed (the paper publishes neither); how much "
-                 "CTC gains over PD depends on both, so the twin's factor is its own; which assumption makes the "
-                 "paper's larger is unknown",
+                 "CTC gains over PD depends on both, so the twin's factor is its own; which assumption moves it is "
+                 "measured by the sensitivity study (its note, when the build has one; docs/sensitivity.md)",
     "AC_vs_CTC_peak": "a peak is one sample; on the twin AC leaves little for feedback to do (feedback share ~5 %), "
                       "likely because the twin has fewer unmodelled effects than the paper's robot (not tested)",
     "share_": "calibrated by construction: the twin's friction level was scaled so that these shares sit near the "
               "paper's Fig. 11 (README, 'Honest data'); not evidence",
     "conv_friction": "judged by a stated tolerance rule (paperlib/experiments/mems/temperature.py) on the twin's "
                      "assumed excitation and noise; the paper reads its times off Figs. 13-15 without a rule. "
-                     "The twin converges faster; which difference causes it is unknown",
+                     "The twin converges faster; which assumption moves it: the sensitivity study "
+                     "(docs/sensitivity.md)",
     "conv_residual": "judged by a stated tolerance rule (paperlib/experiments/mems/temperature.py); the paper's "
-                     "'about 10 s' is read off its Fig. 15. Why the twin settles faster is unknown",
+                     "'about 10 s' is read off its Fig. 15. Which assumption moves it: the sensitivity study "
+                     "(docs/sensitivity.md)",
     "auto_model_choice": "chosen by the stated criterion of paperlib/estimation/model_selection.py (BIC with the effective "
                          "sample size), which finds the true order on known-order twin runs; the twin's own friction "
                          "(LuGre with Stribeck and shear-thinning terms) is no polynomial, so the 4th order still pays "
@@ -42,7 +44,8 @@ NOTES: dict[str, str] = {
     "model_order_knee": "chosen by a stated knee rule (paperlib/experiments/mems/model_order.py); on the twin the "
                         "4th-order model still lowers the residual by more than the rule's margin, likely because the "
                         "twin's friction (LuGre with Stribeck and shear-thinning viscous terms) is richer than a cubic "
-                        "(not tested); the paper chose by eye",
+                        "(which assumption moves it: the sensitivity study, docs/sensitivity.md); the paper chose "
+                        "by eye",
 }
 
 

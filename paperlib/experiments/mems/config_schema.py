@@ -22,6 +22,7 @@ SCHEMA = Schema({
     "recording_storage": Key(str, allowed=("analysis", "full")),
     "float32_channels": Key(list, items=str),
     "sweep": Key((str, NONE)),
+    "sensitivity": Key((str, NONE)),
     "recordings": Key(dict, values=Key(dict)),   # name -> run spec (keys checked by pipeline.normalise_config)
     "notebooks": Key(dict, values=Key(dict)),    # notebook -> its settings
 })

@@ -162,6 +162,7 @@ def normalise_config(cfg: Mapping[str, Any], *, check_rig: bool = True) -> dict[
     cfg.setdefault("recordings", {})
     cfg.setdefault("notebooks", {})
     cfg.setdefault("sweep", None)
+    cfg.setdefault("sensitivity", None)
     cfg.setdefault("recording_storage", "analysis")
     cfg.setdefault("float32_channels", [])
     cfg.setdefault("archive", None)

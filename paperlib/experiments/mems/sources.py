@@ -258,7 +258,8 @@ def final_estimate(ds: xr.Dataset, model: int = 3, tail_s: float = 5.0) -> tuple
 
 def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str | os.PathLike[str] | None = None,
                        warm_from: xr.Dataset | None = None, output: str | os.PathLike[str] | None = None,
-                       progress: bool = False, store: Mapping[str, Any] | None = None) -> xr.Dataset:
+                       progress: bool = False, store: Mapping[str, Any] | None = None,
+                       twin: Mapping[str, Any] | None = None) -> xr.Dataset:
     """Make one recording from ``twin`` or ``hardware`` (writing it to ``output`` if given).
 
     Parameters
@@ -279,6 +280,10 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
         "purpose": str}`` (:func:`paperlib.recordings.storage.apply_storage`; the pipeline's
         :func:`paperlib.experiments.mems.pipeline.storage`). The returned dataset is what was
         written. Hardware recordings are always written whole.
+    twin : mapping, optional
+        Twin only: ``twin_params`` and ``robot`` of :func:`paperlib.twin.robots.five_bar.simulate`
+        (a sensitivity study's varied twin, :mod:`paperlib.experiments.mems.assumptions`);
+        default the stated twin.
 
     Raises
     ------
@@ -302,11 +307,17 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
             from paperlib.twin.robots.five_bar import simulate
         except ImportError as exc:
             raise SourceError(f"source 'twin' needs paperlib.twin.robots.five_bar, which cannot be imported: {exc}") from exc
-        ds = simulate(**simulate_kwargs(spec), progress=progress)
+        extra = dict(twin or {})
+        bad = sorted(set(extra) - {"twin_params", "robot"})
+        if bad:
+            raise ValueError(f"twin= takes twin_params and robot, not {bad}")
+        ds = simulate(**simulate_kwargs(spec), progress=progress, **extra)
         ds = apply_storage(ds, store)
         if output is not None:
             write_recording(ds, output)
         return ds
+    if twin:
+        raise ValueError(f"twin= (a varied twin) applies to source 'twin' only, not {source!r}")
     if source == "hardware":
         require_rig(rig_config)
         out = Path(output) if output is not None else Path(tempfile.mkdtemp(prefix="paperlib_hw_")) / "run.nc"
@@ -328,7 +339,7 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
 def obtain_recordings(specs: Mapping[str, Mapping[str, Any]], *, source: str,
                       paths: Mapping[str, str | os.PathLike[str]] | None = None,
                       rig_config: str | os.PathLike[str] | None = None,
-                      progress: bool = False) -> dict[str, xr.Dataset]:
+                      progress: bool = False, twin: Mapping[str, Any] | None = None) -> dict[str, xr.Dataset]:
     """All recordings an experiment needs, by name.
 
     Parameters
@@ -341,6 +352,8 @@ def obtain_recordings(specs: Mapping[str, Mapping[str, Any]], *, source: str,
         Recording files (required for ``archive``).
     rig_config : path-like, optional
         Rig configuration (required for ``hardware``).
+    twin : mapping, optional
+        ``twin_params`` and ``robot`` for every twin run (:func:`make_recording_now`).
 
     Returns
     -------
@@ -372,7 +385,7 @@ def obtain_recordings(specs: Mapping[str, Mapping[str, Any]], *, source: str,
         warm_ds = make(warm, stack + (name,)) if warm else None
         spec.pop("description", None)
         out[name] = make_recording_now(spec, source=source, rig_config=rig_config, warm_from=warm_ds,
-                                       progress=progress)
+                                       progress=progress, twin=twin)
         return out[name]
 
     for name in specs:

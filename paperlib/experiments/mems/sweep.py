@@ -26,7 +26,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
-__all__ = ["FACTORS", "SPEC_FACTORS", "campaign_specs", "headline_results", "run_seed", "headlines", "code_inputs"]
+from paperlib.experiments.mems.assumptions import ASSUMPTIONS, varied_twin
+
+__all__ = ["FACTORS", "SPEC_FACTORS", "ASSUMPTIONS", "campaign_specs", "headline_results", "run_seed", "headlines", "code_inputs"]
 
 #: Factors a sweep may vary, applied to every recording spec (keys of the run specs).
 SPEC_FACTORS: dict[str, str] = {
@@ -34,7 +36,9 @@ SPEC_FACTORS: dict[str, str] = {
     "lambda_reg": "EWR-RLS regularization lambda of every run",
     "ambient_temperature_C": "room temperature [degC] of every run",
 }
-FACTORS = SPEC_FACTORS
+#: Every factor: the run specs' and the twin's unpublished assumptions (:mod:`paperlib.experiments.mems.assumptions`,
+#: applied to a copy of the twin before the campaign's runs).
+FACTORS: dict[str, str] = {**SPEC_FACTORS, **{k: f"{a.meaning} [{a.unit}]" for k, a in ASSUMPTIONS.items()}}
 
 #: Notebooks whose numbers the runner recomputes (results-file stems, as in the comparison table).
 NOTEBOOKS = ("02_model_order", "04_controller_comparison", "05_temperature_convergence")
@@ -146,7 +150,8 @@ def run_seed(seed: int, factors: Mapping[str, Any] | None = None, settings: Mapp
     seed : int
         Sweep seed.
     factors : mapping, optional
-        :data:`SPEC_FACTORS` -> value.
+        :data:`FACTORS` -> value: those of :data:`SPEC_FACTORS` go to every run spec, those of
+        :data:`ASSUMPTIONS` change the twin (:func:`~paperlib.experiments.mems.assumptions.varied_twin`).
     settings : mapping, optional
         ``config`` (run configuration whose ``mems:`` section is merged over ``config/mems.yaml``),
         ``seed_stride`` (default 1000), ``durations_s`` (recording -> [s]), ``recordings_dir``
@@ -163,8 +168,10 @@ def run_seed(seed: int, factors: Mapping[str, Any] | None = None, settings: Mapp
 
     settings = dict(settings or {})
     cfg = pipeline.load_config(settings.get("config"))
-    specs = campaign_specs(cfg, seed, factors, int(settings.get("seed_stride", 1000)), settings.get("durations_s"))
-    recs = sources.obtain_recordings(specs, source="twin")
+    factors = dict(factors or {})
+    spec_factors = {k: v for k, v in factors.items() if k not in ASSUMPTIONS}
+    specs = campaign_specs(cfg, seed, spec_factors, int(settings.get("seed_stride", 1000)), settings.get("durations_s"))
+    recs = sources.obtain_recordings(specs, source="twin", twin=varied_twin(factors))
     if settings.get("recordings_dir"):
         from pathlib import Path
 

@@ -219,7 +219,7 @@ def test_the_generic_layers_name_no_room() -> None:
     """The layers that read the registry hold no room slug (code, comments or docstrings)."""
     layers = [REPO_ROOT / "paperlib" / f for f in ("cli.py", "bench.py", "comparison.py", "experiments/cli.py",
                                                   "experiments/__init__.py")]
-    for d in ("sweeps", "book", "figures"):
+    for d in ("sweeps", "sensitivity", "book", "figures"):
         layers += sorted((REPO_ROOT / "paperlib" / d).glob("*.py"))
     pattern = re.compile(r"\b(" + "|".join(r.slug for r in registry.rooms()) + r")\b")
     hits = [f"{p.relative_to(REPO_ROOT)}:{i}" for p in layers for i, line in enumerate(p.read_text().splitlines(), 1)

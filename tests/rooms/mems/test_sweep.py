@@ -50,17 +50,51 @@ def test_sweep_file_seeds_factors_and_paths(tmp_path):
     assert config.load_sweep(_write(tmp_path, "name: a\npaper: mems\nseeds: 5\n")).seeds == [1, 2, 3, 4, 5]
 
 
+def test_sweep_file_explicit_points_are_combos_in_order(tmp_path):
+    sw = config.load_sweep(_write(tmp_path, "name: p\npaper: mems\nseeds: [1]\n"
+                                            "points: [{kp_scale: 1.2, friction_scale: 0.7}, {}, {kd_scale: 0.8}]\n"))
+    assert sw.combos == {"p0000": {"kp_scale": 1.2, "friction_scale": 0.7}, "p0001": {}, "p0002": {"kd_scale": 0.8}}
+    assert sw.run_file("p0002", 1, "R") == "R/mems/sweeps/p/runs/p0002/seed_0001.json"
+    assert json.loads(sw.job_settings("p0000"))["factors"] == {"kp_scale": 1.2, "friction_scale": 0.7}
+
+
+def test_mems_assumptions_change_a_copy_of_the_twin_only_where_given():
+    from paperlib.experiments.mems.assumptions import ASSUMPTIONS, varied_twin
+    from paperlib.robots.five_bar import FiveBar
+    from paperlib.twin import drives
+
+    assert varied_twin({}) is None and varied_twin({"half_life_s": 300.0}) is None  # not an assumption
+    stated = drives.load_twin_params()
+    v = varied_twin({"friction_scale": 1.5, "kp_scale": 0.8})
+    assert v["twin_params"].friction[0] != pytest.approx(stated.friction[0])  # the arrays the twin runs on
+    assert v["twin_params"].friction[2:] == pytest.approx(stated.friction[2:])  # passive hinges as stated
+    raw, raw0 = v["twin_params"].raw["friction"]["joint1"], stated.raw["friction"]["joint1"]
+    assert raw["coulomb_Nm"] == pytest.approx(1.5 * raw0["coulomb_Nm"])
+    assert raw["static_Nm"] - raw["coulomb_Nm"] == pytest.approx(1.5 * (raw0["static_Nm"] - raw0["coulomb_Nm"]))
+    assert v["twin_params"].raw["imu"] == stated.raw["imu"]  # not given: the file's, bit for bit
+    kp0 = FiveBar.default().description["control"]["kp_Nm_per_rad"]
+    assert v["robot"].description["control"]["kp_Nm_per_rad"] == pytest.approx([0.8 * k for k in kp0])
+    assert FiveBar.default().description["control"]["kp_Nm_per_rad"] == kp0  # the stated robot untouched
+    assert drives.load_twin_params().raw["friction"]["joint1"] == raw0
+    with pytest.raises(ValueError, match="outside its stated range"):
+        varied_twin({"friction_scale": ASSUMPTIONS["friction_scale"].high * 2})
+
+
 @pytest.mark.parametrize("text, words", [
     ("name: a\npaper: mems\nseeds: 3\nbogus: 1\n", "unknown key"),
     ("name: a b\npaper: mems\nseeds: 3\n", "name"),
     ("name: a\npaper: nosuch\nseeds: 3\n", "no sweep runner"),
     ("name: a\npaper: mems\nseeds: [1, 1]\n", "repeat"),
     ("name: a\npaper: mems\nseeds: 0\n", "at least one seed"),
-    ("name: a\npaper: mems\nseeds: 3\nfactors: {friction_scale: [1.0]}\n", "unknown factor"),
+    ("name: a\npaper: mems\nseeds: 3\nfactors: {gear_backlash_rad: [1.0]}\n", "unknown factor"),
     ("name: a\npaper: mems\nseeds: 3\nfactors: {half_life_s: []}\n", "non-empty list"),
     ("name: a\npaper: mems\nseeds: 3\nresources: {mem_mb: -1}\n", "positive int"),
     ("name: a\npaper: mems\n", "missing 'seeds'"),
     ("name: [a\n", "not valid YAML"),
+    ("name: a\npaper: mems\nseeds: 1\npoints: [{gear_backlash_rad: 1.0}]\n", "point 0: unknown factor"),
+    ("name: a\npaper: mems\nseeds: 1\npoints: [{kp_scale: 1.0}, {kp_scale: high}]\n", "point 1: every value"),
+    ("name: a\npaper: mems\nseeds: 1\npoints: []\n", "non-empty list"),
+    ("name: a\npaper: mems\nseeds: 1\nfactors: {half_life_s: [300]}\npoints: [{kp_scale: 1.0}]\n", "not both"),
 ])
 def test_bad_sweep_files_name_the_file_and_the_problem(tmp_path, text, words):
     p = _write(tmp_path, text)
