@@ -27,8 +27,9 @@ except MEMS_P.sources.RigUnavailable:
     # before Snakemake (pipeline.reproduce_check), and a mems hardware recording checks its rig when it is made
     # (sources.make_recording_now): nothing falls back to the twin.
     MEMS_CFG = MEMS_P.normalise_config(_mems_base, check_rig=False)
-if MEMS_CFG["archive"]:
+if MEMS_CFG["archive"]:  # studies of the twin make new twin runs: not part of a build from a release
     MEMS_CFG["sweep"] = None
+    MEMS_CFG["sensitivity"] = None
 MEMS_PLAN = MEMS_P.recording_plan(MEMS_CFG)
 MEMS_RES = MEMS_CFG["results_dir"]
 MEMS_RIG = MEMS_CFG["rig_config"] or ""

@@ -67,7 +67,46 @@ PAPER_TARGETS["rrr"] = (
     + [f for nb in RRR_NB for f in _rrr_figs(nb)]
     + [f"{RRR_RES}/paper_comparison.csv", f"{RRR_RES}/paper_comparison.md"]
 )
-room_table("rrr", res=RRR_RES)
+
+# The sensitivity of the differing headline numbers to the twin's assumptions (config/rrr.yaml's key `sensitivity`:
+# a study file, or null; a study of the twin, so not in a build from a release): `paperlib sensitivity run`
+# (Morris, then Sobol', on rules/sweep.smk's engine) writes its summary; the comparison table's differing rows get
+# a note from it, notebooks/rrr/sensitivity.ipynb draws it. Its runs rerun only when missing or when their code
+# or settings change (~12 min on 2 cores).
+from paperlib.experiments.rrr import pipeline as _RRR_P
+
+RRR_CFG = _RRR_P.load_config(_RUN_CFG)
+RRR_SENS_SUMMARY = []
+if RRR_CFG.get("sensitivity") and SOURCE != "archive":
+    from paperlib.sensitivity.study import load_study as _rrr_load_study
+
+    _rrr_study = _rrr_load_study(RRR_CFG["sensitivity"])
+    RRR_SENS_SUMMARY = [_rrr_study.summary_file(RESULTS)]
+
+    rule rrr_sensitivity:
+        input:
+            study=RRR_CFG["sensitivity"],
+            code=CODE_INPUTS(modules=["paperlib.sensitivity.engine", "paperlib.sensitivity.cli"]),
+        output:
+            RRR_SENS_SUMMARY[0],
+        threads: workflow.cores
+        log:
+            f"{RRR_RES}/logs/sensitivity_study.log",
+        shell:
+            "{PY} -m paperlib.sensitivity.cli run {input.study:q} --cores {threads} --no-progress --no-figures "
+            "--results-dir {RESULTS:q} --figures-dir {FIGURES:q} > {log} 2>&1"
+
+    room_notebook("rrr", "sensitivity", res=RRR_RES,
+                  params={"study_file": RRR_CFG["sensitivity"], "summary_file": RRR_SENS_SUMMARY[0],
+                          "output_dir": f"{FIGURES}/rrr", "results_file": f"{RRR_RES}/sensitivity.json",
+                          "formats": list(RRR_CFG["formats"])},
+                  outputs={"figures": [f"{FIGURES}/rrr/sensitivity_{k}.{ext}" for k in ("tornado", "differing")
+                                       for ext in RRR_CFG["formats"]]},
+                  inputs={"summary": RRR_SENS_SUMMARY})
+    PAPER_TARGETS["rrr"] += [f"{RRR_RES}/sensitivity.json"]
+
+room_table("rrr", res=RRR_RES, extra=f"--sensitivity {RRR_SENS_SUMMARY[0]}" if RRR_SENS_SUMMARY else "",
+           inputs={"sensitivity": RRR_SENS_SUMMARY})
 
 
 # The identification data: the 21-point sampling run on the twin (source = twin), its copy from the release, or

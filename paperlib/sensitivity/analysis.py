@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 __all__ = ["problem", "to_values", "morris_sample", "morris_indices", "sobol_sample", "sobol_indices",
-           "rank_assumptions"]
+           "leaders", "rank_assumptions"]
 
 
 def problem(names: Sequence[str], assumptions: Mapping[str, Any]) -> dict[str, Any]:
@@ -121,6 +121,22 @@ def sobol_indices(prob: Mapping[str, Any], Y: np.ndarray, seed: int = 0, resampl
     for f in ("S1", "S1_conf", "ST", "ST_conf"):
         out[f] = [float(x) for x in np.asarray(res[f], float)]
     return out
+
+
+def leaders(morris: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The assumptions that have the largest Morris mu* of at least one headline (problem order).
+
+    When there are more of them than a study's ``sobol.top_k``, some headline's most influential
+    assumption gets no Sobol' index: the study says so (:func:`paperlib.sensitivity.engine.run_study`).
+    """
+    tops: set[str] = set()
+    names: list[str] = []
+    for res in morris.values():
+        names = names or list(res["names"])
+        mus = [m if m is not None else -1.0 for m in res["mu_star"]]
+        if max(mus, default=0.0) > 0:
+            tops.add(res["names"][mus.index(max(mus))])
+    return [n for n in names if n in tops]
 
 
 def rank_assumptions(morris: Mapping[str, Mapping[str, Any]], top_k: int) -> list[str]:

@@ -94,8 +94,12 @@ def stage_values(sweep_file: Path, headlines: Sequence[str], results: str = "res
 
     sw = load_sweep(sweep_file)
     out = {h: np.full(len(sw.combos), np.nan) for h in headlines}
-    for i, combo in enumerate(sw.combos):
+    for i, (combo, factors) in enumerate(sw.combos.items()):
         runs = [json.loads(Path(sw.run_file(combo, s, results)).read_text()) for s in sw.seeds]
+        for s, r in zip(sw.seeds, runs):  # a result of another design under the same point name is never read
+            if {k: float(v) for k, v in r.get("factors", {}).items()} != {k: float(v) for k, v in factors.items()}:
+                raise RuntimeError(f"{sw.run_file(combo, s, results)}: made with factors {r.get('factors')}, not this "
+                                   f"stage's point {dict(factors)}; rerun the study (its sweep reruns changed points)")
         for h in headlines:
             vals = [_number(r["values"].get(h)) for r in runs]
             out[h][i] = float(np.mean(vals)) if all(math.isfinite(v) for v in vals) else float("nan")
@@ -188,6 +192,11 @@ def run_study(study: Study, args: argparse.Namespace, log: Any = print) -> int:
     morris = {k: an.morris_indices(prob1, X1, y1[k][:-1], study.morris["levels"], study.morris["seed"])
               for k in study.headlines}
     top = an.rank_assumptions(morris, study.sobol["top_k"])
+    left_out = [n for n in an.leaders(morris) if n not in top]
+    if left_out:
+        log(f"sensitivity {study.name}: warning: {', '.join(left_out)} lead(s) some headline's Morris ranking but "
+            f"get no Sobol' index (sobol.top_k = {study.sobol['top_k']}; those rows' notes give Morris mu* only): "
+            f"raise top_k to {study.sobol['top_k'] + len(left_out)} to include them")
     prob2, _, pts2 = stage_points(study, "sobol", top)
     f2 = write_stage_sweep(study, "sobol", pts2, results)
     log(f"sensitivity {study.name}: stage 2 (Sobol') of {top}, N = {study.sobol['base_n']}: {len(pts2)} points")

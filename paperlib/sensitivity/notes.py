@@ -51,12 +51,16 @@ def headline_note(row: Mapping[str, Any], summary: Mapping[str, Any]) -> str:
     if not rank:
         return f"{head}: no index computed (no value in the runs)"
     units = {n: a.get("unit", "") for n, a in (summary.get("assumptions") or {}).items()}
+    rng = row.get("range")
+    if rng and rng[0] == rng[1] and not row.get("reachable"):  # no assumption moves it: no ranking to give
+        return (f"{head}: no assumption moves it inside the stated ranges (the same value, {_g(rng[0])}, in all "
+                f"{row.get('n_samples')} samples); the paper's {_g(row.get('paper'))} is not reached; "
+                "not used to change the twin")
     moved = f"moved most by {rank[0]['name']} ({_index_text(rank[0])})"
     if len(rank) > 1:
         moved += f", then {rank[1]['name']} ({_index_text(rank[1])})"
     paper = row.get("paper")
     twin = f"twin at the stated values {_g(row.get('twin_stated'))}"
-    rng = row.get("range")
     span = f"range over the samples {_g(rng[0])}-{_g(rng[1])}" if rng else "no value in the samples"
     if row.get("reachable"):
         region = "; ".join(f"{n} {_g(lo)}-{_g(hi)}{(' ' + units[n]) if units.get(n) not in ('', '1', None) else ''}"

@@ -402,7 +402,18 @@ def analyse_campaign(datasets: Mapping[str, xr.Dataset], *, progress: bool = Fal
     t1s = [t["t1_min"] for rb in results["robots"].values() for jj in rb["joints"].values() for t in jj["tests"]]
     t2s = [t["t2_min"] for rb in results["robots"].values() for jj in rb["joints"].values() for t in jj["tests"]]
     steady = [t["steady_cycles"] for rb in results["robots"].values() for jj in rb["joints"].values() for t in jj["tests"]]
+    # the gearboxes' temperatures (the twin's inner node, its truth): at the start of each healthy day (cold)
+    # and at its end (hot), per joint the median over the days; the paper's thermal model gives about 15 C
+    # cold and about 50 or 60 C hot depending on the joint (Sec. 3)
+    healthy_days = [n for n in names if not _day_of(n)[2]]
+    T_in = [np.asarray(rec_truth(datasets[n])["temperature_inner_degC"], dtype=float) for n in healthy_days]
+    cold_j = np.median([T[0] for T in T_in], axis=0)
+    hot_j = np.median([T[-1] for T in T_in], axis=0)
+    results["gearbox_temperature_degC"] = {"cold_per_joint": cold_j.tolist(), "hot_per_joint": hot_j.tolist(),
+                                           "days": healthy_days, "node": "inner (gear mesh) node of the twin's network"}
     results["summary"] = {
+        "gearbox_cold_degC_median": float(np.median(cold_j)),
+        "gearbox_hot_degC_min": float(np.min(hot_j)), "gearbox_hot_degC_max": float(np.max(hot_j)),
         "cold_hot_ratio_min": float(np.min(ratios)), "cold_hot_ratio_max": float(np.max(ratios)),
         "t1_min_median": float(np.median(t1s)), "t1_min_range": [float(np.min(t1s)), float(np.max(t1s))],
         "t2_min_median": float(np.median(t2s)), "t2_min_range": [float(np.min(t2s)), float(np.max(t2s))],

@@ -102,3 +102,6 @@ def test_every_headlines_top_assumption_goes_on_to_sobol_first() -> None:
     assert an.rank_assumptions(m, 2) == ["a", "d"]
     assert an.rank_assumptions(m, 3) == ["a", "d", "b"]
     assert an.rank_assumptions({"y": {"names": names, "mu_star": [None] * 4}}, 2) == ["a", "b"]
+    # the leaders a study must say it leaves out of Sobol' when top_k is smaller than their number
+    assert an.leaders(m) == ["a", "d"]
+    assert an.leaders({"y": {"names": names, "mu_star": [None] * 4}}) == []

@@ -106,6 +106,11 @@ def test_the_note_names_the_top_assumption_its_index_and_reachability() -> None:
     assert "twin at the stated values 3" in y and "not used to change the twin" in y
     k = notes.headline_note(s["rows"][1], s)
     assert "the paper's 3 is not reached inside the stated ranges (range over the samples 4-5)" in k
+    # a headline no assumption moves gets no ranking (Morris mu* all 0 would name an arbitrary one)
+    flat = {**s["rows"][1], "range": [0.0, 0.0], "paper": True}
+    f = notes.headline_note(flat, s)
+    assert "no assumption moves it inside the stated ranges (the same value, 0, in all 15 samples)" in f
+    assert "moved most" not in f
 
 
 def test_add_sensitivity_extends_only_differing_studied_rows() -> None:
