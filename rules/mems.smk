@@ -68,7 +68,7 @@ if MEMS_CFG.get("sensitivity"):
         log:
             f"{MEMS_RES}/logs/sensitivity_study.log",
         shell:
-            "{PY} -m paperlib.sensitivity.cli run {input.study:q} --cores {threads} --no-progress --no-figures "
+            "{PY} -m paperlib.sensitivity.cli sensitivity run {input.study:q} --cores {threads} --no-progress --no-figures "
             "--results-dir {RESULTS:q} --figures-dir {FIGURES:q} > {log} 2>&1"
 
     room_notebook("mems", "sensitivity", res=MEMS_RES,

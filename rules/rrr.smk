@@ -93,7 +93,7 @@ if RRR_CFG.get("sensitivity") and SOURCE != "archive":
         log:
             f"{RRR_RES}/logs/sensitivity_study.log",
         shell:
-            "{PY} -m paperlib.sensitivity.cli run {input.study:q} --cores {threads} --no-progress --no-figures "
+            "{PY} -m paperlib.sensitivity.cli sensitivity run {input.study:q} --cores {threads} --no-progress --no-figures "
             "--results-dir {RESULTS:q} --figures-dir {FIGURES:q} > {log} 2>&1"
 
     room_notebook("rrr", "sensitivity", res=RRR_RES,

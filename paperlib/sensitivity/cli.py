@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m paperlib.sensitivity.cli")
+    ap = argparse.ArgumentParser(prog="python -m paperlib.sensitivity.cli", description="the same as paperlib sensitivity ...")
     add_parser(ap.add_subparsers(dest="command", required=True))
     a = ap.parse_args(argv)
     return int(a.func(a))
