@@ -173,9 +173,11 @@ def test_a_free_running_clock_runs_every_slot_back_to_back_without_waiting(monke
     stats = run_loop(rig, lambda m, t: np.zeros(2), 0.25, RATE, writer, log_channels=WITH_LATENESS,
                      clock=counted_clock, sleep_margin_s=None, handle_sigint=False)
     n = 1000
-    assert stats.cycles == stats.slots == n and stats.skipped == 0 and stats.deadline_misses == 0
+    # the loop's bookkeeping of the schedule it was given (a clock moved to every deadline), named: every
+    # slot run once, none skipped, none counted late; the host's speed does not enter it
+    given = {"cycles": n, "slots": n, "skipped": 0, "deadline_misses": 0, "lateness_max_us": 0.0}
+    assert {k: getattr(stats, k) for k in given} == given
     np.testing.assert_allclose(writer.t, np.arange(n) / RATE, atol=1e-12)
-    assert stats.lateness_max_us == 0.0
     # one reading per cycle and a few around the loop: no spinning on the clock
     assert reads[0] <= n + 10, reads[0]
     # the clock ends on the last deadline (it never moves back)
