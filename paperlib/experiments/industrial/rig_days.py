@@ -110,7 +110,7 @@ def record_day_on_rig(rig_file: str | Path, day: str, output: str | Path, *, cyc
              + (" (faulty)" if spec.fault else "") + ", recorded through the emulated rig",
              "rig": "emulated-hardware", "channel_sources": rig_ds.attrs.get("channel_sources", "{}"),
              "loop_cycles": int(summary["cycles"]),
-             "loop_clock": "free-running lock step (simulated time)" if free_run else "host",
+             "loop_clock": rig_ds.attrs["loop_clock"],  # as the rig's session wrote it
              **({"deadline_statistics": summary["deadline_statistics"]} if free_run
                 else {"deadline_misses": int(summary.get("deadline_misses") or 0)}),
              "link_counters": json.dumps(summary.get("link_counters", {}), default=str)}
