@@ -156,7 +156,6 @@ def rank_assumptions(morris: Mapping[str, Mapping[str, Any]], top_k: int) -> lis
     """
     names: list[str] = []
     best: dict[str, float] = {}
-    tops: set[str] = set()
     for res in morris.values():
         names = names or list(res["names"])
         mus = [m for m in res["mu_star"] if m is not None]
@@ -164,8 +163,7 @@ def rank_assumptions(morris: Mapping[str, Mapping[str, Any]], top_k: int) -> lis
         for n, m in zip(res["names"], res["mu_star"]):
             share = (m / top) if (m is not None and top > 0) else 0.0
             best[n] = max(best.get(n, 0.0), share)
-        if top > 0:
-            tops.add(res["names"][[m if m is not None else -1.0 for m in res["mu_star"]].index(top)])
+    tops = set(leaders(morris))
     order = sorted(names, key=lambda n: -best.get(n, 0.0))
     chosen = [n for n in order if n in tops] + [n for n in order if n not in tops]
     return chosen[:int(top_k)]
