@@ -372,8 +372,9 @@ def final_targets(cfg: Mapping[str, Any]) -> list[str]:
 
 #: Data files the notebooks read (the robot's parameters). Code inputs are found, not listed.
 NOTEBOOK_DATA: tuple[str, ...] = ("data/robots/five_bar.toml",)
-#: Data files the twin reads when it makes a recording.
-RECORDING_DATA: tuple[str, ...] = ("data/robots/five_bar.toml", "data/twin/*.toml")
+#: Data files the twin reads when it makes a recording: the 5R's own files only (the other rooms'
+#: twins in ``data/twin/`` are not read, so their edits must not re-make the 5R's recordings and sweeps).
+RECORDING_DATA: tuple[str, ...] = ("data/robots/five_bar.toml", "data/twin/five_bar_twin.toml")
 
 
 def _data_files(patterns: tuple[str, ...]) -> list[str]:
