@@ -18,19 +18,20 @@ One cycle (Section 2.2 of the paper, ~4.5 min of motion in a 5-min period):
    the maximum (the day's ``warming_fraction``);
 4. rest until the next cycle.
 
-A day is 24 cycles from rest at ambient; the campaign is two robots (a robot-to-robot spread of
+A day is 24 cycles from rest (the gearboxes at the day's start temperature, the room at its
+ambient); the campaign is two robots (a robot-to-robot spread of
 friction and thermal values) x four days (a day-to-day spread of friction level and room
 temperature; the days' warming fractions differ so that they are warm-up runs of different
 W_f,rms), plus a faulty day (friction step on one joint at a given time). Everything assumed is in
-``data/twin/tx40_thermal_campaign.toml``.
+``data/twin/tx40_thermal_campaign.toml``; the gearboxes' start temperature
+(``[campaign.start]``) is calibrated to the paper's cold temperature.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -116,12 +117,14 @@ class CampaignParams:
     path: str = ""
     thermal_model: str = "two_node"
     three_node_file: str = ""
+    gearbox_start_degC: float | None = None  # None: the gearboxes start at the room temperature
 
 
 def load_campaign_params(path: str | Path | None = None) -> CampaignParams:
     """Read ``data/twin/tx40_thermal_campaign.toml`` (or ``path``).
 
-    Optional keys of ``[thermal]``: ``thermal_model`` (one of :data:`THERMAL_MODELS`, default
+    Optional key ``[campaign.start] gearbox_degC``: the gearboxes' temperature when a day starts
+    [degC] (default: the room's, ``ambient_degC``). Optional keys of ``[thermal]``: ``thermal_model`` (one of :data:`THERMAL_MODELS`, default
     ``two_node``) and ``three_node_file`` (the three-node network's TOML, next to this file; default
     ``tx40_thermal_three_node.toml``).
 
@@ -179,7 +182,22 @@ def load_campaign_params(path: str | Path | None = None) -> CampaignParams:
         path=str(p),
         thermal_model=_thermal_model_name(d.get("thermal", {}).get("thermal_model", "two_node"), p),
         three_node_file=str(p.parent / d.get("thermal", {}).get("three_node_file", THREE_NODE_PARAMS.name)),
+        gearbox_start_degC=_start_temperature(d, p),
     )
+
+
+def _start_temperature(d: Mapping[str, Any], where: object) -> float | None:
+    """``[campaign.start] gearbox_degC`` [degC], or None when the file has no such table."""
+    start = d.get("campaign", {}).get("start")
+    if start is None:
+        return None
+    if not isinstance(start, Mapping) or "gearbox_degC" not in start:
+        raise ValueError(f"{where}: [campaign.start] needs gearbox_degC (the gearboxes' start temperature, degC)")
+    value = float(start["gearbox_degC"])
+    if not math.isfinite(value) or not -40.0 <= value <= 80.0:
+        raise ValueError(f"{where}: [campaign.start] gearbox_degC = {value} is not a gearbox's temperature in degC "
+                         "(expected -40 to 80; a value in kelvin?)")
+    return value
 
 
 def _thermal_model_name(name: object, where: object) -> str:
@@ -586,7 +604,9 @@ def tx40_rigid_body() -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarr
 def simulate_day(params: CampaignParams, spec: DaySpec,
                  rigid_body: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None,
                  cycles: int | None = None, temperature_log_s: float = 10.0) -> DayResult:
-    """Simulate one test day from rest at the day's ambient temperature.
+    """Simulate one test day from rest: the room at the day's ambient temperature, the gearboxes at
+    the day's start temperature (``params.gearbox_start_degC`` moved by the day's ambient spread, or
+    the ambient itself when the file gives none).
 
     Parameters
     ----------
@@ -616,6 +636,7 @@ def simulate_day(params: CampaignParams, spec: DaySpec,
     f_robot, th_robot = _robot_spread(params, spec.robot)
     f_day = 1 + params.day_friction_rel * rng.uniform(-1, 1, N_JOINTS)
     T_amb = params.ambient_degC + params.day_ambient_K * rng.uniform(-1, 1)
+    T_start = T_amb if params.gearbox_start_degC is None else params.gearbox_start_degC + (T_amb - params.ambient_degC)
     rows = friction_rows(params, f_robot * f_day)
     # thermal network: rise targets at the nominal robot's day-1 mean power, hot friction
     nominal_rows = friction_rows(params)
@@ -638,7 +659,7 @@ def simulate_day(params: CampaignParams, spec: DaySpec,
                 for j in range(N_JOINTS)]
         th = thermal_array(nets)
         disc = thermal_discrete_array(th, 1.0 / fs)
-        x = np.full((N_JOINTS, 2), float(T_amb))
+        x = np.full((N_JOINTS, 2), float(T_start))
         _simulate(np.ascontiguousarray(qd), rows, False, disc, disc, 1.0 / fs, float(T_amb), x, fj, ff, fo, tau, T_log,
                   dec)
         thermal_truth = {"thermal_params": th.tolist(), "thermal_layout": "paperlib.twin.thermal TH_*",
@@ -647,7 +668,7 @@ def simulate_day(params: CampaignParams, spec: DaySpec,
         designs = load_three_node(params)
         th = np.ascontiguousarray(np.stack([design_three_node(designs[j], rise_per_W[j])
                                             for j in range(N_JOINTS)]))
-        x = np.full((N_JOINTS, N_T3_STATE), float(T_amb))
+        x = np.full((N_JOINTS, N_T3_STATE), float(T_start))
         _simulate(np.ascontiguousarray(qd), rows, True, th, th, 1.0 / fs, float(T_amb), x, fj, ff, fo, tau, T_log, dec)
         thermal_truth = {"thermal_model": model, "thermal_params": th.tolist(),
                          "thermal_layout": "paperlib.twin.thermal_three_node T3_*",
@@ -658,7 +679,7 @@ def simulate_day(params: CampaignParams, spec: DaySpec,
     q = np.round(q / res) * res
     truth = {
         "robot_index": spec.robot, "day": spec.day, "warming_fraction": spec.warming_fraction,
-        "ambient_degC": T_amb, "friction_rows": rows.tolist(), "friction_row_layout": "paperlib.friction.lugre FR_*",
+        "ambient_degC": T_amb, "gearbox_start_degC": T_start, "friction_rows": rows.tolist(), "friction_row_layout": "paperlib.friction.lugre FR_*",
         "friction_scale_robot": f_robot.tolist(), "friction_scale_day": f_day.tolist(),
         **thermal_truth,
         "fault": None if spec.fault is None else {"joint": spec.fault[0], "factor": spec.fault[1],

@@ -47,9 +47,10 @@ class CampaignArmPlant:
     ----------
     truth : dict
         The day's truth (:func:`~paperlib.twin.robots.campaign.simulate_day`): ``friction_rows``,
-        ``ambient_degC``, ``thermal_params`` (two-node), ``fault``.
+        ``ambient_degC``, ``gearbox_start_degC`` (absent in older truths: the ambient),
+        ``thermal_params`` (two-node), ``fault``.
     q0 : array_like, shape (6,)
-        Start pose [rad] (at rest, gearboxes at the ambient temperature).
+        Start pose [rad] (at rest, gearboxes at the day's start temperature).
     gear_ratio : sequence of float
         Motor / joint angle per axis.
     sample_period_s : float
@@ -86,7 +87,7 @@ class CampaignArmPlant:
         self.rng = np.random.default_rng(seed)
         self.q = np.asarray(q0, float).copy()
         self.qd = np.zeros(self.n)
-        self.x = np.full((self.n, 2), self.T_amb)  # inner, case [degC]
+        self.x = np.full((self.n, 2), float(truth.get("gearbox_start_degC", self.T_amb)))  # inner, case [degC]
         self.tau_motor = np.zeros(self.n)  # the drives' torques [N m] (applied on the next step)
         self.report = np.zeros(self.n)  # what each drive reports [N m], motor side
         self.t = 0.0

@@ -94,11 +94,14 @@ def test_twin_warms_and_fault_raises_friction(short_day):
     assert np.all(T[-1] > T[0] + 3.0)  # every gearbox warms by its own friction
     jf = P.plateau_friction(d.time, d.q, d.tau, list(range(1, 7)), d.sample_rate_hz, gravity_joints=(2, 3))
     assert all(len(jf[j].time_s) == 3 for j in range(1, 7))
-    # the friction at the reference speed equals the twin's noise-free friction (+ the fault)
+    # the friction at the reference speed equals the twin's noise-free friction (+ the fault), within
+    # eq. 4's mismatch to the twin's richer law: 2.5 %. The worst case is the first cycle of a cold day
+    # (gearboxes from 15 C: friction falling fastest while the segment's plateaus are measured), 2.03 %
+    # on joint 1 with the calibrated start; 2 % held when the days started at the 20 C room temperature.
     ds = C.day_recording(d)
     for j in range(1, 7):
         y_true = truth_reference(ds, j, jf[j].time_s, jf[j].v_ref)
-        np.testing.assert_allclose(jf[j].friction_ref, y_true, rtol=0.02)
+        np.testing.assert_allclose(jf[j].friction_ref, y_true, rtol=0.025)
     # fault at 7 min: the joint-1 segment of cycle 3 (10.1 min) is 32 % up on what the
     # temperature alone gives
     tr = truth(ds)
@@ -127,3 +130,32 @@ def test_robots_differ_days_differ(params, rigid_body):
     c = C.simulate_day(params, C.DaySpec(1, 2, 1.0, seed=2), rigid_body=rigid_body, cycles=1)
     assert a.truth["ambient_degC"] != c.truth["ambient_degC"]
     assert abs(a.truth["ambient_degC"] - params.ambient_degC) <= params.day_ambient_K
+
+
+def test_day_starts_at_the_calibrated_gearbox_temperature(params, short_day):
+    """The gearboxes start at [campaign.start] (moved by the day's room spread), below the room."""
+    tr = short_day.truth
+    start = params.gearbox_start_degC
+    assert start is not None and start < params.ambient_degC
+    shift = tr["ambient_degC"] - params.ambient_degC
+    assert abs(shift) <= params.day_ambient_K
+    assert tr["gearbox_start_degC"] == pytest.approx(start + shift, abs=1e-12)
+    T0 = np.asarray(tr["temperature_inner_degC"])[0]
+    np.testing.assert_allclose(T0, start + shift, atol=1e-3)  # the first logged sample, 4 ms in
+
+
+def test_start_temperature_is_optional_and_checked(tmp_path):
+    import tomllib
+
+    src = C.DEFAULT_PARAMS.read_text()
+    no_start = src.split("[campaign.start]")[0] + "[campaign.speeds]" + src.split("[campaign.speeds]", 1)[1]
+    p = tmp_path / "campaign.toml"
+    p.write_text(no_start)
+    assert "start" not in tomllib.loads(no_start)["campaign"]
+    assert C.load_campaign_params(p).gearbox_start_degC is None  # the days then start at the room temperature
+    p.write_text(src.replace("gearbox_degC = 15.0", "gearbox_degC = 288.15"))
+    with pytest.raises(ValueError, match="kelvin"):
+        C.load_campaign_params(p)
+    p.write_text(src.replace("gearbox_degC = 15.0", "gearbox_degc = 15.0"))
+    with pytest.raises(ValueError, match=r"\[campaign.start\] needs gearbox_degC"):
+        C.load_campaign_params(p)
