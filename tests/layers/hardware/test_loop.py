@@ -200,14 +200,16 @@ def _nth_call(n: int):
 
 def test_catch_up_policy_skips_slots_beyond_max_catch_up():
     hit = _nth_call(100)
+    clock = SimulatedClock()  # the stall is simulated: the host's speed does not enter the test
 
     def stall_once(m, t):
         if hit():
-            time.sleep(0.005)  # 20 periods
+            clock.spend(5_000_000)  # 5 ms: 20 periods
         return np.zeros(2)
 
     rig, writer = FakeRig(), FakeWriter()
-    stats = run_loop(rig, stall_once, 0.2, RATE, writer, max_catch_up=2, log_channels=WITH_LATENESS)
+    stats = run_loop(rig, stall_once, 0.2, RATE, writer, max_catch_up=2, log_channels=WITH_LATENESS,
+                     clock=clock, sleep_margin_s=None, handle_sigint=False)
     print("\n5 ms stall, max_catch_up=2:", stats.summary())
     assert stats.skipped >= 15
     assert stats.cycles + stats.skipped == stats.slots == 800
