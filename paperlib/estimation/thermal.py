@@ -23,6 +23,14 @@ each mode at steady state) and the time constants; ``alpha`` is fixed by a state
 (:data:`DEFAULT_ALPHA_PER_K`) and c1, c2 follow. A temperature channel, where a recording has
 one, could fix the gauge; the friction predictions do not depend on it.
 
+Start offset. Eq. 12 as the paper writes it starts every run at T0. Paper 001's own mornings did
+not: its gearboxes were about 15 C cold in a room at about 20 C. ``ThermalModel(start_offset=True)``
+adds one offset ``delta = alpha (T_start - T0)`` shared by the runs (they start after the same rest
+in the same room), relaxing as :func:`start_response` (both modes, flat at first: gear mesh and
+housing start at one temperature) and feeding the friction power like the rest of ``G``
+(:func:`simulate_gain_from`). A single run cannot separate it from the slow mode; runs of different
+W_f,rms can.
+
 Discretisation (Algorithm 1, line 3). The parallel form of eq. 12 is advanced exactly under a
 zero-order hold on W_f: ``x_i(k) = e^{-dt/tau_i} x_i(k-1) + c_i tau_i (1 - e^{-dt/tau_i}) W_f(k)``,
 ``T(k) = T0 + x_1(k) + x_2(k)``; eliminating the two modes gives the paper's second-order
@@ -47,7 +55,7 @@ from paperlib.estimation.uncertainty import gauss_newton_std
 
 __all__ = [
     "DEFAULT_ALPHA_PER_K", "DoubleExpFit", "double_exponential", "fit_double_exponential", "DoubleExponential",
-    "WarmUp", "block_power", "simulate_gain", "algorithm1", "ThermalModel",
+    "WarmUp", "block_power", "simulate_gain", "simulate_gain_from", "start_response", "algorithm1", "ThermalModel",
     "friction_ratio", "choose_threshold", "alarms",
 ]
 
@@ -261,6 +269,60 @@ class DoubleExponential(EstimatorMixin):
 # second-order thermal model (eqs. 12-15, Algorithm 1)
 # ------------------------------------------------------------------------------------------------
 @numba.njit(cache=True)
+def start_response(t: float, tau1: float, tau2: float) -> float:  # pragma: no cover - compiled
+    """Inner-node temperature of eq. 12's network left alone after a uniform start offset, per kelvin.
+
+    ``h(t) = (tau2 exp(-t/tau2) - tau1 exp(-t/tau1)) / (tau2 - tau1)``: ``h(0) = 1`` and
+    ``h'(0) = 0`` (gear mesh and housing start at the same temperature after the rest, so no heat
+    flows between them at first), both modes decaying; ``t`` [s], ``tau1 < tau2`` [s].
+    """
+    return (tau2 * math.exp(-t / tau2) - tau1 * math.exp(-t / tau1)) / (tau2 - tau1)
+
+
+@numba.njit(cache=True)
+def simulate_gain_from(p0: np.ndarray, dt: float, g1: float, g2: float, tau1: float, tau2: float,
+                       delta: float) -> np.ndarray:  # pragma: no cover - compiled
+    """:func:`simulate_gain` of a run that starts away from the rest temperature T0.
+
+    ``G(t) = alpha (T(t) - T0)`` with ``T(0) - T0 = delta / alpha``: the power-driven modes of eq. 12
+    plus ``delta h(t)`` (:func:`start_response`), the start offset relaxing towards T0 (the
+    gearboxes of paper 001 start about 15 C in a room at about 20 C). The friction power at each
+    step includes the offset's share of the friction. ``delta = 0`` is :func:`simulate_gain`.
+
+    Parameters
+    ----------
+    p0 : ndarray, shape (n,)
+        Friction power at T0 held over each step [W].
+    dt : float
+        Step [s].
+    g1, g2 : float
+        ``alpha c_i tau_i`` [1/W].
+    tau1, tau2 : float
+        Time constants [s], ``tau1 < tau2``.
+    delta : float
+        ``alpha (T_start - T0)`` [-]: the friction scale's offset at the start.
+
+    Returns
+    -------
+    ndarray, shape (n,)
+        G after each step.
+    """
+    e1 = math.exp(-dt / tau1)
+    e2 = math.exp(-dt / tau2)
+    x1 = 0.0
+    x2 = 0.0
+    off = delta
+    out = np.empty(p0.shape[0])
+    for k in range(p0.shape[0]):
+        w = (1.0 + x1 + x2 + off) * p0[k]
+        x1 = e1 * x1 + g1 * (1.0 - e1) * w
+        x2 = e2 * x2 + g2 * (1.0 - e2) * w
+        off = 0.0 if delta == 0.0 else delta * start_response((k + 1) * dt, tau1, tau2)
+        out[k] = x1 + x2 + off
+    return out
+
+
+@numba.njit(cache=True)
 def simulate_gain(p0: np.ndarray, dt: float, g1: float, g2: float, tau1: float, tau2: float
                   ) -> np.ndarray:  # pragma: no cover - compiled
     """Friction scale minus one, ``G = alpha (T - T0)``, under eq. 12 with friction feedback.
@@ -279,19 +341,10 @@ def simulate_gain(p0: np.ndarray, dt: float, g1: float, g2: float, tau1: float, 
     Returns
     -------
     ndarray, shape (n,)
-        G after each step (friction at step k uses G of step k-1: Algorithm 1).
+        G after each step (friction at step k uses G of step k-1: Algorithm 1). A run from rest
+        at T0; :func:`simulate_gain_from` starts elsewhere.
     """
-    e1 = math.exp(-dt / tau1)
-    e2 = math.exp(-dt / tau2)
-    x1 = 0.0
-    x2 = 0.0
-    out = np.empty(p0.shape[0])
-    for k in range(p0.shape[0]):
-        w = (1.0 + x1 + x2) * p0[k]
-        x1 = e1 * x1 + g1 * (1.0 - e1) * w
-        x2 = e2 * x2 + g2 * (1.0 - e2) * w
-        out[k] = x1 + x2
-    return out
+    return simulate_gain_from(p0, dt, g1, g2, tau1, tau2, 0.0)
 
 
 @numba.njit(cache=True)
@@ -409,7 +462,7 @@ class WarmUp:
 
 
 @numba.njit(cache=True)
-def _cost_runs(g1, g2, tau1, tau2, P, nB, tidx, y, nM, block_s, scale, out_t0):  # pragma: no cover - compiled
+def _cost_runs(g1, g2, tau1, tau2, delta, P, nB, tidx, y, nM, block_s, scale, out_t0):  # pragma: no cover - compiled
     """Sum of squared scaled residuals over runs (see :func:`_run_fit`), cold levels in out_t0."""
     e1 = math.exp(-block_s / tau1)
     e2 = math.exp(-block_s / tau2)
@@ -422,17 +475,19 @@ def _cost_runs(g1, g2, tau1, tau2, P, nB, tidx, y, nM, block_s, scale, out_t0): 
         for _ in range(2):
             x1 = 0.0
             x2 = 0.0
+            off = delta
             k = 0
             f = t0 / y0
             for b in range(nB[r]):
-                w = (1.0 + x1 + x2) * P[r, b] * f
+                w = (1.0 + x1 + x2 + off) * P[r, b] * f
                 x1 = e1 * x1 + g1 * (1.0 - e1) * w
                 x2 = e2 * x2 + g2 * (1.0 - e2) * w
+                off = 0.0 if delta == 0.0 else delta * start_response((b + 1) * block_s, tau1, tau2)
                 while k < m and tidx[r, k] == b:
-                    G[k] = x1 + x2
+                    G[k] = x1 + x2 + off
                     k += 1
             while k < m:  # segment times after the last block
-                G[k] = x1 + x2
+                G[k] = x1 + x2 + off
                 k += 1
             num = 0.0
             den = 0.0
@@ -453,13 +508,13 @@ def _gain_at(G: np.ndarray, t_min: np.ndarray, block_s: float) -> np.ndarray:
     return G[idx]
 
 
-def _run_fit(w: WarmUp, g1: float, g2: float, tau1: float, tau2: float, iters: int = 2
+def _run_fit(w: WarmUp, g1: float, g2: float, tau1: float, tau2: float, delta: float = 0.0, iters: int = 2
              ) -> tuple[float, np.ndarray]:
     """Cold level tau_0 of one run and the model scale at its segment times (1 + G)."""
     y = w.friction_ref
     t0 = float(y[0])
     for _ in range(iters):
-        G = simulate_gain(w.power_first * (t0 / y[0]), w.block_s, g1, g2, tau1, tau2)
+        G = simulate_gain_from(w.power_first * (t0 / y[0]), w.block_s, g1, g2, tau1, tau2, delta)
         s = 1.0 + _gain_at(G, w.t_min, w.block_s)
         t0 = float(s @ y / (s @ s))
     return t0, s
@@ -474,7 +529,13 @@ class ThermalModel(EstimatorMixin):
     alpha : float
         Gauge of eq. 14 [1/K] (see the module docstring).
     T0 : float
-        Rest temperature at the start of every run [degC].
+        Rest temperature [degC]: the room's, towards which the gearboxes settle.
+    start_offset : bool
+        Also fit ``delta_``, one start offset shared by every run (the runs start after the same
+        rest in the same room, away from T0: paper 001's gearboxes were about 15 C cold in a room
+        at about 20 C). False: every run starts at T0 (eq. 12 as the paper writes it).
+    delta_bounds : tuple of float
+        Search range of ``delta_`` [-] (``alpha (T_start - T0)``).
     tau1_bounds_min, tau2_bounds_min : tuple of float
         Search ranges of the time constants [min].
     seed : int
@@ -490,8 +551,11 @@ class ThermalModel(EstimatorMixin):
         ``alpha c_i tau_i`` [1/W].
     c1_, c2_ : float
         Residues of eq. 12 in the gauge [K/J].
+    delta_ : float
+        ``alpha (T_start - T0)`` [-]: the friction scale's offset at the start of a run (0 without
+        ``start_offset``); ``delta_ / alpha`` is the start offset [K] in the gauge.
     tau0_ : float
-        Mean cold friction at the reference speed over the runs [N m].
+        Mean cold friction at the reference speed over the runs [N m], at T0.
     k0_ : ndarray, shape (4,)
         Mean cold eq. 4 coefficients.
     tau0_runs_ : ndarray
@@ -502,13 +566,15 @@ class ThermalModel(EstimatorMixin):
         ``[g1_, g2_, tau1_s_, tau2_s_]`` ([1/W], [1/W], [s], [s]).
     std_ : ndarray, shape (4,)
         Their standard deviations (Gauss-Newton on the fit's residual, cold levels profiled out,
-        by central differences).
+        ``delta_`` held, by central differences).
     """
 
     PARAM_NAMES = ("g1", "g2", "tau1_s", "tau2_s")
 
     alpha: float = DEFAULT_ALPHA_PER_K
     T0: float = 20.0
+    start_offset: bool = False
+    delta_bounds: tuple[float, float] = (-0.5, 0.5)
     tau1_bounds_min: tuple[float, float] = (0.2, 15.0)
     tau2_bounds_min: tuple[float, float] = (5.0, 200.0)
     seed: int = 0
@@ -518,6 +584,7 @@ class ThermalModel(EstimatorMixin):
     tau2_s_: float = field(default=float("nan"), init=False)
     g1_: float = field(default=float("nan"), init=False)
     g2_: float = field(default=float("nan"), init=False)
+    delta_: float = field(default=0.0, init=False)
     tau0_: float = field(default=float("nan"), init=False)
     k0_: np.ndarray = field(default_factory=lambda: np.full(4, np.nan), init=False)
     tau0_runs_: np.ndarray = field(default_factory=lambda: np.zeros(0), init=False)
@@ -586,6 +653,9 @@ class ThermalModel(EstimatorMixin):
         def unpack(x: np.ndarray) -> tuple[float, float, float, float]:
             return (x[0] / p_ref, x[1] / p_ref, 60.0 * math.exp(x[2]), 60.0 * math.exp(x[3]))
 
+        def delta_of(x: np.ndarray) -> float:
+            return float(x[4]) if self.start_offset else 0.0
+
         # runs packed for the compiled cost (same arithmetic as _run_fit, in one call)
         R = len(runs)
         nB = np.array([r.power_first.size for r in runs], dtype=np.int64)
@@ -607,18 +677,21 @@ class ThermalModel(EstimatorMixin):
             g1, g2, t1, t2 = unpack(x)
             if t1 >= t2:
                 return 1e6 + (t1 - t2)
-            return _cost_runs(g1, g2, t1, t2, P, nB, TI, Y, nM, block, scale, t0buf)
+            return _cost_runs(g1, g2, t1, t2, delta_of(x), P, nB, TI, Y, nM, block, scale, t0buf)
 
         # fractional change of each mode at the mean power: between -1.5 (-150 %) and 0
         bounds = [(-1.5, 0.0), (-1.5, 0.0), tuple(np.log(self.tau1_bounds_min)),
                   tuple(np.log(self.tau2_bounds_min))]
+        if self.start_offset:
+            bounds.append(tuple(float(b) for b in self.delta_bounds))
         res = scipy.optimize.differential_evolution(cost, bounds, seed=self.seed, maxiter=self.maxiter,
                                                     popsize=self.popsize, tol=1e-8, polish=True)
         self.g1_, self.g2_, self.tau1_s_, self.tau2_s_ = unpack(res.x)
+        self.delta_ = delta_of(res.x)
         t0s, ks = [], []
         sq, n = 0.0, 0
         for r in runs:
-            t0, m = _run_fit(r, self.g1_, self.g2_, self.tau1_s_, self.tau2_s_)
+            t0, m = _run_fit(r, self.g1_, self.g2_, self.tau1_s_, self.tau2_s_, self.delta_)
             t0s.append(t0)
             ks.append(r.k_first * t0 / r.friction_ref[0])
             e = r.friction_ref - t0 * m
@@ -639,13 +712,13 @@ class ThermalModel(EstimatorMixin):
         :meth:`predict_reference`, which predicts a new run from the mean cold level.
         """
         self._check_fitted("fitted_warm_up")
-        t0, m = _run_fit(run, self.g1_, self.g2_, self.tau1_s_, self.tau2_s_)
+        t0, m = _run_fit(run, self.g1_, self.g2_, self.tau1_s_, self.tau2_s_, self.delta_)
         return t0 * m
 
     def _residuals(self, runs: Sequence[WarmUp], x: np.ndarray) -> np.ndarray:
         out = []
         for r in runs:
-            t0, m = _run_fit(r, x[0], x[1], x[2], x[3])
+            t0, m = _run_fit(r, x[0], x[1], x[2], x[3], self.delta_)
             out.append(r.friction_ref - t0 * m)
         return np.concatenate(out)
 
@@ -668,9 +741,10 @@ class ThermalModel(EstimatorMixin):
 
     # -- predict --------------------------------------------------------------------------------
     def gain(self, power0: np.ndarray, block_s: float) -> np.ndarray:
-        """``alpha (T - T0)`` after each block for the cold-friction block power ``power0`` [W]."""
-        return simulate_gain(np.ascontiguousarray(power0, dtype=float), float(block_s),
-                             self.g1_, self.g2_, self.tau1_s_, self.tau2_s_)
+        """``alpha (T - T0)`` after each block for the cold-friction block power ``power0`` [W]
+        (from the fitted start offset ``delta_``)."""
+        return simulate_gain_from(np.ascontiguousarray(power0, dtype=float), float(block_s),
+                                  self.g1_, self.g2_, self.tau1_s_, self.tau2_s_, self.delta_)
 
     def predict_reference(self, qd: np.ndarray, fs: float, t_min: np.ndarray, *,
                           block_s: float = 1.0, thermal: bool = True) -> np.ndarray:
@@ -701,7 +775,8 @@ class ThermalModel(EstimatorMixin):
         return self.tau0_ * (1.0 + _gain_at(G, t_min, block_s))
 
     def temperature(self, qd: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray]:
-        """Algorithm 1 over a velocity record: (T [degC], tau_f [N m]), shape (n,) each."""
+        """Algorithm 1 over a velocity record: (T [degC], tau_f [N m]), shape (n,) each, from T0
+        (the start offset ``delta_`` is not applied here)."""
         return algorithm1(qd, dt, self.k0_, self.alpha, self.c1_, self.c2_, self.tau1_s_,
                           self.tau2_s_, self.T0)
 
@@ -709,7 +784,8 @@ class ThermalModel(EstimatorMixin):
     def to_dict(self) -> dict[str, Any]:
         return {"c1": self.c1_, "c2": self.c2_, "tau1_min": self.tau1_s_ / 60.0,
                 "tau2_min": self.tau2_s_ / 60.0, "alpha": self.alpha, "alpha_c1": self.alpha * self.c1_,
-                "alpha_c2": self.alpha * self.c2_, "T0": self.T0, "tau0": self.tau0_,
+                "alpha_c2": self.alpha * self.c2_, "T0": self.T0, "start_delta": self.delta_,
+                "start_offset_K": self.delta_ / self.alpha, "tau0": self.tau0_,
                 "k0": [float(x) for x in self.k0_], "tau0_runs": [float(x) for x in self.tau0_runs_],
                 "rms": self.rms_}
 
@@ -717,7 +793,8 @@ class ThermalModel(EstimatorMixin):
         return {"config": self.get_params(), **self.to_dict(), "params": dict(zip(self.PARAM_NAMES, self.params_)),
                 "std": dict(zip(self.PARAM_NAMES, self.std_)),
                 "units": {"c1": "K/J", "c2": "K/J", "tau1_min": "min", "tau2_min": "min", "alpha": "1/K",
-                          "T0": "degC", "tau0": "N m", "rms": "N m", "std": "g: 1/W, tau: s"}}
+                          "T0": "degC", "start_delta": "-", "start_offset_K": "K (in the gauge alpha)",
+                          "tau0": "N m", "rms": "N m", "std": "g: 1/W, tau: s"}}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "ThermalModel":
@@ -727,9 +804,11 @@ class ThermalModel(EstimatorMixin):
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a ThermalModel description ({type(exc).__name__}: {exc})") from None
         cfg = dict(d.get("config") or {})
-        for k in ("tau1_bounds_min", "tau2_bounds_min"):
+        for k in ("tau1_bounds_min", "tau2_bounds_min", "delta_bounds"):
             if k in cfg:
                 setattr(m, k, tuple(cfg[k]))
+        if "start_offset" in cfg:
+            m.start_offset = bool(cfg["start_offset"])
         for k in ("seed", "maxiter", "popsize"):
             if k in cfg:
                 setattr(m, k, int(cfg[k]))
@@ -746,6 +825,7 @@ class ThermalModel(EstimatorMixin):
         m.tau2_s_ = 60.0 * float(d["tau2_min"])
         m.g1_ = float(d["alpha"]) * float(d["c1"]) * m.tau1_s_
         m.g2_ = float(d["alpha"]) * float(d["c2"]) * m.tau2_s_
+        m.delta_ = float(d.get("start_delta", 0.0))
         m.tau0_ = float(d["tau0"])
         m.k0_ = np.asarray(d["k0"], dtype=float)
         m.tau0_runs_ = np.asarray(d.get("tau0_runs", []), dtype=float)

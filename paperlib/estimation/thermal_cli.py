@@ -41,7 +41,7 @@ def fit(args: argparse.Namespace) -> int:
         warnings.simplefilter("always")
         try:
             model = fit_recordings(recs, alpha=args.alpha, n_sigma=args.n_sigma, seed=args.seed,
-                                   progress=not args.quiet, maxiter=args.maxiter)
+                                   progress=not args.quiet, maxiter=args.maxiter, start_offset=args.start_offset)
         except ValueError as exc:
             raise SystemExit(f"paperlib thermal fit: {exc}") from None
     for w in caught:
@@ -91,6 +91,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--seed", type=int, default=0, help="seed of the differential evolution (default %(default)s)")
     f.add_argument("--maxiter", type=int, default=150,
                    help="generations of the differential evolution (default %(default)s)")
+    f.add_argument("--start-offset", action="store_true",
+                   help="also fit one start temperature offset shared by the days (runs that start after the same "
+                        "rest away from the room's temperature, as paper 001's 15 C gearboxes in a 20 C room)")
     f.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     f.set_defaults(func=fit)
     m = ts.add_parser("monitor", help="alarms where friction exceeds the model's prediction")

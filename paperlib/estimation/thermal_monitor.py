@@ -49,7 +49,8 @@ def _warm_up(r: JointFriction, qd: np.ndarray, fs: float, v_ref: float, label: s
 
 def fit_recordings(recordings: Sequence[tuple[str, xr.Dataset]], *, alpha: float = DEFAULT_ALPHA_PER_K,
                    n_sigma: float = 4.0, seed: int = 0, analysed: Mapping[str, tuple] | None = None,
-                   progress: bool = False, thermal: bool = True, maxiter: int = 150) -> dict[str, Any]:
+                   progress: bool = False, thermal: bool = True, maxiter: int = 150,
+                   start_offset: bool = False) -> dict[str, Any]:
     """Identify the thermal friction model of each joint from healthy warm-up recordings.
 
     Parameters
@@ -71,6 +72,9 @@ def fit_recordings(recordings: Sequence[tuple[str, xr.Dataset]], *, alpha: float
     thermal : bool
         Identify the thermal model and thresholds (False: friction per cycle and double
         exponentials only).
+    start_offset : bool
+        Fit one start offset shared by the runs (:class:`~paperlib.estimation.thermal.ThermalModel`):
+        for runs that start after the same rest away from the room's temperature.
 
     Returns
     -------
@@ -124,7 +128,7 @@ def fit_recordings(recordings: Sequence[tuple[str, xr.Dataset]], *, alpha: float
         joints[str(j)] = entry
         if not thermal:
             continue
-        model = ThermalModel(alpha=alpha, seed=seed, maxiter=maxiter).fit(runs)
+        model = ThermalModel(alpha=alpha, seed=seed, maxiter=maxiter, start_offset=start_offset).fit(runs)
         nominal = float(np.mean([y for _, y in rows]))
         r_th, r_no = [], []
         for t_i, (name, _) in enumerate(recordings):

@@ -156,14 +156,14 @@ def test_algorithm1_energy_balance_and_gauge():
     np.testing.assert_allclose(T2 - 20.0, (T - 20.0) / 2, rtol=1e-9, atol=1e-12)
 
 
-def _synthetic_runs(scales, g1=-0.15, g2=-0.25, tau1=150.0, tau2=1500.0, noise=0.0, seed=0):
-    """Warm-up runs made by the thermal model itself: power P0 scale x (1 + G)."""
+def _synthetic_runs(scales, g1=-0.15, g2=-0.25, tau1=150.0, tau2=1500.0, noise=0.0, seed=0, delta=0.0):
+    """Warm-up runs made by the thermal model itself: power P0 scale x (1 + G), G from the start offset delta."""
     rng = np.random.default_rng(seed)
     runs = []
     for s in scales:
         block = np.tile(np.r_[np.full(270, s), np.zeros(30)], 24)  # 24 cycles of 5 min
         p_ref = 1.0
-        G = TH.simulate_gain(block, 1.0, g1 / p_ref, g2 / p_ref, tau1, tau2)
+        G = TH.simulate_gain_from(block, 1.0, g1 / p_ref, g2 / p_ref, tau1, tau2, delta)
         t_min = (np.arange(24) * 300 + 60) / 60.0
         y = 3.0 * (1 + G[(t_min * 60).astype(int) - 1])
         y = y + noise * rng.standard_normal(y.size)
@@ -171,6 +171,50 @@ def _synthetic_runs(scales, g1=-0.15, g2=-0.25, tau1=150.0, tau2=1500.0, noise=0
         runs.append(TH.WarmUp(t_min=t_min, friction_ref=y, power_first=block * y[0] / 3.0,
                               k_first=k_first))
     return runs
+
+
+def test_start_response_starts_flat_and_relaxes():
+    tau1, tau2 = 150.0, 1500.0
+    assert TH.start_response(0.0, tau1, tau2) == pytest.approx(1.0, abs=1e-15)
+    h = 1e-3
+    assert (TH.start_response(h, tau1, tau2) - 1.0) / h == pytest.approx(0.0, abs=1e-6)  # flat at first
+    # it solves the two-mode relaxation h'' + (1/tau1 + 1/tau2) h' + h / (tau1 tau2) = 0 (finite differences)
+    t, d = 900.0, 1.0
+    hm, h0, hp = (TH.start_response(x, tau1, tau2) for x in (t - d, t, t + d))
+    assert (hp - 2 * h0 + hm) / d ** 2 + (1 / tau1 + 1 / tau2) * (hp - hm) / (2 * d) + h0 / (tau1 * tau2) == \
+        pytest.approx(0.0, abs=1e-10)
+    assert 0.0 < TH.start_response(5 * tau2, tau1, tau2) < 0.01
+
+
+def test_simulate_gain_from_zero_offset_is_simulate_gain():
+    p = np.tile(np.r_[np.full(270, 1.0), np.zeros(30)], 4)
+    np.testing.assert_array_equal(TH.simulate_gain_from(p, 1.0, -0.15, -0.25, 150.0, 1500.0, 0.0),
+                                  TH.simulate_gain(p, 1.0, -0.15, -0.25, 150.0, 1500.0))
+    # no power: the offset alone relaxes as start_response
+    G = TH.simulate_gain_from(np.zeros(3000), 1.0, -0.15, -0.25, 150.0, 1500.0, 0.05)
+    np.testing.assert_allclose(G, [0.05 * TH.start_response(k + 1.0, 150.0, 1500.0) for k in range(3000)], rtol=1e-12)
+
+
+def test_thermal_model_recovers_a_start_offset_shared_by_the_runs():
+    # runs that start 5 K below T0 in the gauge (alpha = -0.01: friction 5 % above its T0 level)
+    runs = _synthetic_runs([1.0, 0.6, 0.8], delta=0.05)
+    held = _synthetic_runs([0.7], delta=0.05)[0]
+    fits = {so: TH.ThermalModel(maxiter=80, popsize=12, seed=1, start_offset=so).fit(runs) for so in (True, False)}
+    m = fits[True]
+    assert m.delta_ == pytest.approx(0.05, abs=0.005)
+    assert m.to_dict()["start_offset_K"] == pytest.approx(-5.0, abs=0.5)
+    assert m.tau2_s_ == pytest.approx(1500.0, rel=0.05)
+    assert m.tau0_ == pytest.approx(3.0, rel=0.01)
+    errors = {}
+    for so, f in fits.items():  # predicted from the cold (T0) level's power, as the monitor does
+        power0 = held.power_first * f.tau0_ / held.friction_ref[0]
+        pred = f.tau0_ * (1 + f.gain(power0, 1.0)[(held.t_min * 60).astype(int) - 1])
+        errors[so] = float(np.max(np.abs(pred / held.friction_ref - 1)))
+    assert errors[True] < 0.01
+    assert errors[True] < errors[False] / 2  # the model without the offset misses the run's start
+    assert fits[False].delta_ == 0.0 and fits[True].rms_ < fits[False].rms_
+    m2 = TH.ThermalModel.from_json(m.to_json())
+    assert m2.delta_ == m.delta_ and m2.start_offset
 
 
 def test_thermal_model_recovers_its_own_parameters():
