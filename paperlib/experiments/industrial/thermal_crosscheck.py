@@ -59,7 +59,8 @@ def _rel(a: float, b: float) -> float:
     return float(a / b - 1.0)
 
 
-def crosscheck(datasets: dict[str, Any], *, seed: int = 0, maxiter: int = 150) -> dict[str, Any]:
+def crosscheck(datasets: dict[str, Any], *, seed: int = 0, maxiter: int = 150,
+               start_offset: bool = False) -> dict[str, Any]:
     """``thermal fit`` on the days beside a direct fit of their true friction, per joint.
 
     Parameters
@@ -68,6 +69,8 @@ def crosscheck(datasets: dict[str, Any], *, seed: int = 0, maxiter: int = 150) -
         Healthy warm-up days of one robot (:func:`crosscheck_days`).
     seed, maxiter : int
         Differential evolution of the thermal model.
+    start_offset : bool
+        Fit the thermal model's shared start offset (``thermal fit --start-offset``).
 
     Returns
     -------
@@ -78,7 +81,8 @@ def crosscheck(datasets: dict[str, Any], *, seed: int = 0, maxiter: int = 150) -
     """
     names = sorted(datasets)
     analysed = {n: analyse_recording(datasets[n], n) for n in names}
-    model = fit_recordings([(n, datasets[n]) for n in names], analysed=analysed, seed=seed, maxiter=maxiter)
+    model = fit_recordings([(n, datasets[n]) for n in names], analysed=analysed, seed=seed, maxiter=maxiter,
+                           start_offset=start_offset)
     out: dict[str, Any] = {}
     for js, m in model["joints"].items():
         j = int(js)
@@ -114,8 +118,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--cycles", type=int, default=17, help="cycles of 5 min per day (default 17 = 85 min)")
     ap.add_argument("--robot", type=int, default=1, choices=(1, 2))
     ap.add_argument("--joints", type=int, nargs="*", default=None, help="joint labels (default all six)")
+    ap.add_argument("--start-offset", action="store_true", help="fit the thermal model's shared start offset")
     args = ap.parse_args(argv)
-    r = crosscheck(crosscheck_days(args.model, cycles=args.cycles, robot=args.robot, joints=args.joints))
+    r = crosscheck(crosscheck_days(args.model, cycles=args.cycles, robot=args.robot, joints=args.joints),
+                   start_offset=args.start_offset)
     for js, j in r["joints"].items():
         d = r["model"]["joints"][js]["diagnostics"]
         print(f"joint {js}: t2 {j['fit']['t2_min']:.1f} min (truth {j['truth']['t2_min']:.1f}), cold/hot "
