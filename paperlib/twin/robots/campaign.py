@@ -19,11 +19,12 @@ One cycle (Section 2.2 of the paper, ~4.5 min of motion in a 5-min period):
 4. rest until the next cycle.
 
 A day is 24 cycles from rest (the gearboxes at the day's start temperature, the room at its
-ambient); the campaign is two robots (a robot-to-robot spread of friction and thermal values) x four days (a day-to-day spread of friction level and room
-temperature; the days' warming fractions differ so that they are warm-up runs of different
-W_f,rms), plus a faulty day (friction step on one joint at a given time). Everything assumed is in
-``data/twin/tx40_thermal_campaign.toml``; the gearboxes' start temperature
-(``[campaign.start]``) is calibrated to the paper's cold temperature.
+ambient); the campaign is two robots (a robot-to-robot spread of friction and thermal values) x
+four days (a day-to-day spread of friction level and room temperature; the days' warming
+fractions differ so that they are warm-up runs of different W_f,rms), plus a faulty day (friction
+step on one joint at a given time). Everything assumed is in
+``data/twin/tx40_thermal_campaign.toml``; the gearboxes' start temperature (``[campaign.start]``)
+is calibrated to the paper's cold temperature.
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ def load_campaign_params(path: str | Path | None = None) -> CampaignParams:
 
     Optional key ``[campaign.start] gearbox_degC``: the gearboxes' temperature when a day starts
     [degC] (default: the room's, ``ambient_degC``). Optional keys of ``[thermal]``:
-    ``thermal_model`` (one of :data:`THERMAL_MODELS`, default ``two_node``) and ``three_node_file`` (the three-node network's TOML, next to this file; default
+    ``thermal_model`` (one of :data:`THERMAL_MODELS`, default ``two_node``) and
+    ``three_node_file`` (the three-node network's TOML, next to this file; default
     ``tx40_thermal_three_node.toml``).
 
     Raises
