@@ -155,7 +155,7 @@ def test_summary_rows_apply_the_table_rule_per_seed():
     assert r["agree_fraction"] == pytest.approx(2 / 3)
     assert rows["model_order_knee"]["agree_fraction"] == 0.5          # 3 is the paper's choice
     assert rows["friction_falls_j1"]["mean"] == 0.75
-    assert rows["share_feedback_j1"]["agree_fraction"] == 0.75        # < 15 % in three seeds of four
+    assert rows["share_feedback_j1"]["agree_fraction"] == 0.25        # within 5 points of 15 % in one seed of four
     assert r["seeds"] == [1, 2, 3, 4]
     md = aggregate.to_markdown(list(rows.values()), "t")
     assert "| 2.4 | [" in md and "yes in 75 %" in md
@@ -204,7 +204,7 @@ def test_sweep_figures_in_the_compendium_style(draw):
         paper = [ln for ax in axes for ln in ax.lines if ln.get_label().startswith("paper's")]
         assert len(paper) == 4 and {ln.get_color() for ln in paper} == {style.role("paper")["color"]}
         assert all(ln.get_markerfacecolor() == "none" for ln in paper)
-        assert {ln.get_marker() for ln in paper} == {"D", "<"}       # share_feedback and conv_pds: upper bounds
+        assert {ln.get_marker() for ln in paper} == {"D", "<"}       # conv_pds: an upper bound
         labels = [t.get_text() for ax in axes for t in ax.get_yticklabels()]
         assert "RMS joint error, CTC vs PD, joint 1" in labels and not any("times lower" in x for x in labels)
         model_ax = axes[3]
