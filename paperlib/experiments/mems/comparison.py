@@ -26,8 +26,8 @@ NOTES: dict[str, str] = {
                       "likely because the twin has fewer unmodelled effects than the paper's robot (not tested)",
     "share_feedback": "the paper: 'falls short of 20 %' (motor 2), 'an even lower 15 %' (motor 1), with feed-forward "
                       "shares that leave 15 and 19 % (45 + 40, 48 + 33); on the twin the feed-forward leaves the "
-                      "feedback about 5 %: it models the twin's dynamics almost exactly, and none of the sensitivity "
-                      "study's 157 samples reached 10 % on motor 2",
+                      "feedback about 5 %, likely because it models the twin's dynamics almost exactly (not tested); "
+                      "none of the sensitivity study's 157 samples reached 10 % on motor 2",
     "share_": "calibrated by construction: the twin's friction level was scaled so that these shares sit near the "
               "paper's Fig. 11 (README, 'Honest data'), but the twin's feedback share (about 5 % against the "
               "paper's 15-19 %) leaves 10-14 more points to the feed-forward shares, so they cannot all come within "
