@@ -64,12 +64,12 @@ def test_a_campaign_day_through_the_emulated_rig(tmp_path, free_run):
     # the code's doing; their values, the host's, are not looked at.
     timing_keys = ("deadline_misses", "lateness_p99_us")
     written = {k: summary[k] is not None for k in timing_keys}
+    assert written == {k: not free_run for k in timing_keys}  # which keys the summary fills, not their values
     if free_run:
         assert not set(timing_keys) & set(ds.attrs) and ds.attrs[NOTE_ATTR] == FreeRunClock.NOTE
-        assert written == {k: False for k in timing_keys}
         assert ds.attrs["loop_clock"].startswith("free-running")
     else:
-        assert NOTE_ATTR not in ds.attrs and written["deadline_misses"]
+        assert NOTE_ATTR not in ds.attrs
         assert ds.attrs["loop_clock"] == "host"
     # the truth is the twin's day (robot 2's spread, day 1's ambient and friction)
     params = C.load_campaign_params()
