@@ -181,6 +181,7 @@ class CycleForces:
         self.therm_x0 = self.therm_x.copy()
         self.therm_disc = np.ascontiguousarray(self.tp.thermal_discrete(self.dt))
         self.z = np.zeros(self.fric.shape[0])
+        self.phi = np.zeros(self.fric.shape[0])
         self.Tj = np.zeros(self.fric.shape[0])
         self.F = np.zeros(self.fric.shape[0])
         self.psid0 = np.zeros(self.fric.shape[0])
@@ -196,7 +197,7 @@ class CycleForces:
     def friction(self, psid: np.ndarray) -> np.ndarray:
         """LuGre torques (5,) [N m, resisting] at the cycle's start; bristles advanced over the cycle."""
         th.joint_temperatures(self.therm_x, self.T_amb, self.Tj)
-        pl.friction_torques(self.friction_scale, self.z, self.Tj, self.fric, self.dt,
+        pl.friction_torques(self.friction_scale, self.z, self.phi, self.Tj, self.fric, self.dt,
                             np.ascontiguousarray(psid, dtype=float), self.psid0, self.F)
         return self.F
 

@@ -65,7 +65,7 @@ def simulate(robot: Any, twin: Any, ref: Mapping[str, np.ndarray], tau_ff: np.nd
     mj.mj_forward(model, data)
     act = list(ACTUATED)
     fric = np.ascontiguousarray(twin.friction_rows)
-    z, Tj = np.zeros(3), np.full(3, float(twin.temperature_degC))
+    z, phi, Tj = np.zeros(3), np.zeros(3), np.full(3, float(twin.temperature_degC))
     F, qd0 = np.zeros(3), np.zeros(3)
     rad = 2 * np.pi / twin.counts_per_joint_rev
     alpha = dt / (twin.velocity_filter_s + dt)
@@ -98,7 +98,7 @@ def simulate(robot: Any, twin: Any, ref: Mapping[str, np.ndarray], tau_ff: np.nd
             qd = np.ascontiguousarray(data.qvel[act])
             if sub == 0:
                 out["qd_true"][k] = qd
-            pl.friction_torques(float(friction_scale), z, Tj, fric, h, qd, qd0, F)
+            pl.friction_torques(float(friction_scale), z, phi, Tj, fric, h, qd, qd0, F)
             data.ctrl[:] = twin.drive_gain * tau
             data.qfrc_applied[:] = 0.0
             data.qfrc_applied[act] = -F

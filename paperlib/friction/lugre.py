@@ -52,7 +52,7 @@ from paperlib._jit import rt_njit
 
 __all__ = [
     "FR_FC", "FR_FS", "FR_VS", "FR_DELTA", "FR_FV", "FR_VTHIN", "FR_DV", "FR_SIGMA0",
-    "FR_SIGMA1", "FR_VD", "FR_TREF", "FR_ALPHA_C", "FR_BETA_V", "N_FRICTION_PARAMS",
+    "FR_SIGMA1", "FR_VD", "FR_TREF", "FR_ALPHA_C", "FR_BETA_V", "FR_RIPPLE_A", "FR_RIPPLE_K", "N_FRICTION_PARAMS",
     "COULOMB_SCALE_FLOOR", "RK4_REAL_AXIS_LIMIT",
     "FrictionJoint", "FRICTION_JOINT_RANGES", "friction_array",
     "coulomb_scale", "viscous_scale", "stribeck_level", "viscous_torque", "steady_friction",
@@ -75,7 +75,9 @@ FR_VD = 9       #: velocity over which sigma1 fades, v_d [rad/s]
 FR_TREF = 10    #: reference temperature T_ref [degC]
 FR_ALPHA_C = 11  #: Coulomb/static temperature coefficient alpha_c [1/K] (negative)
 FR_BETA_V = 12  #: viscous exponential temperature decay beta_v [1/K] (positive)
-N_FRICTION_PARAMS = 13
+FR_RIPPLE_A = 13  #: relative amplitude a of the position ripple, friction x (1 + a sin(k phi)) [-] (0: none)
+FR_RIPPLE_K = 14  #: ripple cycles per joint revolution k [-] (the gearbox order that carries it)
+N_FRICTION_PARAMS = 15
 
 COULOMB_SCALE_FLOOR = 0.25
 """Lower bound of the linear Coulomb temperature scale (keeps g > 0 far outside the range)."""
@@ -108,6 +110,11 @@ class FrictionJoint:
         beta_v [1/K] (positive: viscous scale exp(-beta_v (T - T_ref))).
     reference_temperature_degC : float
         T_ref [degC] at which the levels above hold.
+    ripple_relative, ripple_cycles_per_rev : float
+        Position ripple of the whole torque, ``x (1 + a sin(k phi))`` with ``phi`` the joint angle
+        travelled [rad]: relative amplitude a [-] (0, the default: no ripple) and k cycles per
+        joint revolution [-]. The law itself (:func:`lugre_step`) has no angle; the twins' plant
+        applies it (:func:`paperlib.twin.plant.friction_torques`).
     """
 
     coulomb_Nm: float
@@ -123,6 +130,8 @@ class FrictionJoint:
     coulomb_temp_coeff_per_K: float
     viscous_temp_decay_per_K: float
     reference_temperature_degC: float
+    ripple_relative: float = 0.0
+    ripple_cycles_per_rev: float = 1.0
 
     def row(self) -> np.ndarray:
         """Return the joint's parameter row, shape (N_FRICTION_PARAMS,), layout ``FR_*``."""
@@ -140,13 +149,15 @@ class FrictionJoint:
         r[FR_TREF] = self.reference_temperature_degC
         r[FR_ALPHA_C] = self.coulomb_temp_coeff_per_K
         r[FR_BETA_V] = self.viscous_temp_decay_per_K
+        r[FR_RIPPLE_A] = self.ripple_relative
+        r[FR_RIPPLE_K] = self.ripple_cycles_per_rev
         return r
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, float], reference_temperature_degC: float
                      ) -> "FrictionJoint":
         """Build from an already validated TOML table (extra keys such as ``reason`` ignored)."""
-        names = [f.name for f in fields(cls) if f.name != "reference_temperature_degC"]
+        names = [f.name for f in fields(cls) if f.name in FRICTION_JOINT_RANGES]
         return cls(**{k: float(table[k]) for k in names},
                    reference_temperature_degC=float(reference_temperature_degC))
 

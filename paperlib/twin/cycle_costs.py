@@ -76,10 +76,10 @@ def _time_control_step(n_calls, t0, dt, meas, n, nd, ca):  # pragma: no cover - 
 
 
 @rt_njit
-def _time_drives_friction(n_calls, tau_tgt, drv, drv_state, D_drive, tau_act, tau_rep, Qm, z, therm_x, T_amb, fric,
+def _time_drives_friction(n_calls, tau_tgt, drv, drv_state, D_drive, tau_act, tau_rep, Qm, z, phi, therm_x, T_amb, fric,
                           dt, D_psi, psid, psid0, Tj, F, QF, Qa, M, h, k1v, work):  # pragma: no cover - compiled
     for _ in range(n_calls):
-        cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, tau_rep, Qm, 1.0, z, therm_x, T_amb, fric, dt,
+        cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, tau_rep, Qm, 1.0, z, phi, therm_x, T_amb, fric, dt,
                      D_psi, psid, psid0, Tj, F, QF, Qa, M, h, k1v, work)
 
 
@@ -175,7 +175,7 @@ def cycle_costs(*, duration_s: float = 10.0, n_calls: int = 100_000, repeats: in
     b = copy.deepcopy(a)
     out["drives_friction"] = _best_ns(
         _time_drives_friction, n_calls, repeats, b["ctl_arrays"][ctl.A_TAU_TGT], b["drv"], b["drv_state"],
-        b["D_drive"], b["tau_act"], b["tau_rep"], b["Qm"], b["z"], b["therm_x"], b["T_amb"], b["fric"], dt,
+        b["D_drive"], b["tau_act"], b["tau_rep"], b["Qm"], b["z"], b["phi"], b["therm_x"], b["T_amb"], b["fric"], dt,
         b["D_psi"], b["psid"], b["psid0"], b["Tj"], b["F"], b["QF"], b["Qa"], b["M"], b["h"], b["k1v"], b["work"])
     c = copy.deepcopy(a)
     out["rk4_heat"] = _best_ns(

@@ -27,7 +27,7 @@ tables of each as the robot has) into :class:`TwinParams`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -37,6 +37,7 @@ import scipy.linalg
 from paperlib._toml import read_toml
 from paperlib._jit import rt_njit
 from paperlib.friction import lugre as fr
+from paperlib.twin import calibration
 from paperlib.twin import imu as im
 from paperlib.twin import thermal as th
 
@@ -412,7 +413,8 @@ def _check(table: Mapping[str, Any], ranges: Mapping[str, tuple[float, float]], 
             raise TwinConfigError(f"[{where}] {key} = {v} outside [{lo}, {hi}]")
 
 
-def _friction(doc: Mapping[str, Any]) -> tuple[list[fr.FrictionJoint], np.ndarray]:
+def _friction(doc: Mapping[str, Any], ripples: Mapping[str, tuple[float, float]]
+              ) -> tuple[list[fr.FrictionJoint], np.ndarray]:
     ft = _table(doc, "friction", "twin")
     names = _numbered(ft, "joint", "friction")
     _check(ft, {"reference_temperature_degC": (-20.0, 80.0)}, "friction", names)
@@ -423,6 +425,8 @@ def _friction(doc: Mapping[str, Any]) -> tuple[list[fr.FrictionJoint], np.ndarra
         if t.get("role") not in ("actuated", "passive"):
             raise TwinConfigError(f"[friction.{name}] role must be 'actuated' or 'passive'")
         joints.append(fr.FrictionJoint.from_mapping(t, ft["reference_temperature_degC"]))
+    joints = [replace(j, ripple_relative=ripples[n][0], ripple_cycles_per_rev=ripples[n][1]) if n in ripples else j
+              for n, j in zip(names, joints)]
     arr = fr.friction_array(joints)
     return joints, arr
 
@@ -548,7 +552,11 @@ def twin_params_from_doc(doc: Mapping[str, Any], path: str | Path) -> TwinParams
     meta = _table(doc, "meta", "twin")
     if meta.get("status") != "assumed":
         raise TwinConfigError("[meta] status must be 'assumed'")
-    joints, farr = _friction(doc)
-    common, axes = _drives(doc)
-    return TwinParams(path=path, friction_joints=joints, friction=farr, **_thermal(doc),
+    try:
+        eff, ripples = calibration.apply(doc)
+    except calibration.CalibrationError as exc:
+        raise TwinConfigError(str(exc)) from exc
+    joints, farr = _friction(eff, ripples)
+    common, axes = _drives(eff)
+    return TwinParams(path=path, friction_joints=joints, friction=farr, **_thermal(eff),
                       drive_common=common, drive_axes=axes, **_imus(doc), raw=dict(doc))

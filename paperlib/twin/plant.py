@@ -55,28 +55,35 @@ def accel(kid, q, qd, Qa, prm, M, h, out, work):  # pragma: no cover - compiled
 
 
 @rt_njit(inline="always")
-def friction_torques(scale, z, Tj, fric, dt, psid, psid0, F):  # pragma: no cover - compiled
+def friction_torques(scale, z, phi, Tj, fric, dt, psid, psid0, F):  # pragma: no cover - compiled
     """LuGre torques of the friction joints at the cycle's start, bristles advanced exactly over ``dt``.
 
     ``psid`` (n_ups,) [rad/s] are the joints' rates, ``Tj`` (n_ups,) their temperatures [degC]:
     writes ``F`` (n_ups,) [N m, resisting, times ``scale``], updates the bristles ``z`` and keeps
-    the rates in ``psid0`` (for the heat of :func:`plant_heat`).
+    the rates in ``psid0`` (for the heat of :func:`plant_heat`). ``phi`` (n_ups,) [rad] is each
+    joint's angle travelled since the run's start (advanced here by ``psid dt``): a row with a
+    position ripple (``FR_RIPPLE_A`` > 0) multiplies its torque by ``1 + a sin(k phi)``; a row
+    without one is left exactly as the law gives it.
     """
     for j in range(z.shape[0]):
         psid0[j] = psid[j]
         f, z[j] = fr.lugre_step(psid[j], z[j], fric[j], Tj[j], dt)
+        a = fric[j, fr.FR_RIPPLE_A]
+        if a != 0.0:
+            f *= 1.0 + a * np.sin(fric[j, fr.FR_RIPPLE_K] * phi[j])
+        phi[j] += psid[j] * dt
         F[j] = scale * f
 
 
 @rt_njit(inline="always")
-def plant_forces(Qm, scale, z, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj, F, QF, Qa):  # pragma: no cover
+def plant_forces(Qm, scale, z, phi, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj, F, QF, Qa):  # pragma: no cover
     """Friction at the cycle's start (bristles advanced over ``dt``) and the held forces.
 
     Needs ``D_psi`` (n_ups, n), ``psid`` of the current state. Writes the friction torques ``F``
     (n_ups,) [N m, resisting], ``Q_F`` (n,) and ``Q = Q_m + Q_F`` (n,).
     """
     th.joint_temperatures(therm_x, T_amb, Tj)
-    friction_torques(scale, z, Tj, fric, dt, psid, psid0, F)
+    friction_torques(scale, z, phi, Tj, fric, dt, psid, psid0, F)
     n_ups = z.shape[0]
     for i in range(Qm.shape[0]):
         acc = 0.0
@@ -193,7 +200,7 @@ def cycle_begin(kid, q, qd, Qa, prm, M, h, D_psi, psid, qdd, work):  # pragma: n
 
 
 @rt_njit(inline="always")
-def cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, tau_rep, Qm, scale, z, therm_x, T_amb, fric, dt,
+def cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, tau_rep, Qm, scale, z, phi, therm_x, T_amb, fric, dt,
                  D_psi, psid, psid0, Tj, F, QF, Qa, M, h, k1v, work):  # pragma: no cover - compiled
     """Phase 2: drives over the cycle, ``Q_m = D_drive^T tau_act``, friction, held forces, ``k1v``."""
     n_drv = tau_tgt.shape[0]
@@ -206,7 +213,7 @@ def cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, tau_rep, Qm, scale, 
         for d in range(n_drv):
             acc += D_drive[d, i] * tau_act[d]
         Qm[i] = acc
-    plant_forces(Qm, scale, z, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj, F, QF, Qa)
+    plant_forces(Qm, scale, z, phi, therm_x, T_amb, fric, dt, D_psi, psid, psid0, Tj, F, QF, Qa)
     accel_from(M, Qa, h, k1v, work[8:])
 
 
@@ -238,7 +245,7 @@ def cycle_scratch(n: int, n_drv: int, n_ups: int) -> dict[str, np.ndarray]:
 
 
 @rt_njit
-def _twin_plant_cycles(n_cycles, kid, dt, tau_tgt, q, qd, z, Qa, therm_x, T_amb, prm, fric, therm_disc, drv,
+def _twin_plant_cycles(n_cycles, kid, dt, tau_tgt, q, qd, z, phi, Qa, therm_x, T_amb, prm, fric, therm_disc, drv,
                        drv_state, D_drive, imu_p, link_p, imu_state, keys, t, out_tau_rep, M, h, D_psi, psid, psid0,
                        Tj, F, QF, Qm, k1v, qdd, work, dq, tau_act, energy):  # pragma: no cover - compiled
     """Advance the twin (drives, plant, heat, IMU sensors) by ``n_cycles`` cycles of ``dt`` from ``t``."""
@@ -247,7 +254,7 @@ def _twin_plant_cycles(n_cycles, kid, dt, tau_tgt, q, qd, z, Qa, therm_x, T_amb,
         if s != 0:
             return s, t
         im.imu_advance(imu_state, keys, imu_p, link_p, t, qd, qdd)
-        cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, out_tau_rep, Qm, 1.0, z, therm_x, T_amb, fric, dt,
+        cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, out_tau_rep, Qm, 1.0, z, phi, therm_x, T_amb, fric, dt,
                      D_psi, psid, psid0, Tj, F, QF, Qa, M, h, k1v, work)
         s = cycle_finish(kid, q, qd, Qa, Qm, QF, k1v, prm, dt, M, h, work, dq, energy, therm_x, F, psid0,
                          therm_disc, T_amb)
@@ -291,6 +298,7 @@ class TwinPlant:
         self.q = self.tp.q0 if q0 is None else np.array(q0, dtype=float)
         self.qd = np.zeros(2)
         self.z = np.zeros(5)
+        self.phi = np.zeros(5)  # the friction joints' angles travelled (their position ripple's phase) [rad]
         self.Qa = np.zeros(2)
         self.T_amb = float(self.tp.ambient_degC)
         self.therm_x = np.ascontiguousarray(th.initial_state(self.T_amb, 2), dtype=np.float64)
@@ -328,7 +336,7 @@ class TwinPlant:
         if n:
             self._carry -= n * self.dt
             status, self.t = _twin_plant_cycles(
-                n, self.kid, self.dt, self._tau_tgt, self.q, self.qd, self.z, self.Qa, self.therm_x, self.T_amb,
+                n, self.kid, self.dt, self._tau_tgt, self.q, self.qd, self.z, self.phi, self.Qa, self.therm_x, self.T_amb,
                 self.prm, self.fric, self.therm_disc, self.drv, self.drv_state, self.D_drive, self.imu_p, self.link_p,
                 self.imu_state, self.keys, self.t, self.tau_rep, *self._scratch)
             if status != 0:

@@ -59,7 +59,7 @@ TRUTH_ROWS = ("q_true", "qd_true", "qdd_true", "tau_m_true", "tau_F_true", "Q_F_
 
 
 @rt_njit
-def closed_loop(k_begin, k_end, kid, dt, q, qd, z, Qa, tau_rep, prm, q_sp, qd_sp, qdd_sp,
+def closed_loop(k_begin, k_end, kid, dt, q, qd, z, phi, Qa, tau_rep, prm, q_sp, qd_sp, qdd_sp,
                 fric, fric_scale_t, fric_scale, therm_disc, therm_x, T_amb,
                 drv, drv_state, D_drive, sense_mode, torque_mode,
                 imu_p, link_p, imu_state, imu_keys, lever_nominal, imu_conv, enc_step,
@@ -109,7 +109,7 @@ def closed_loop(k_begin, k_end, kid, dt, q, qd, z, Qa, tau_rep, prm, q_sp, qd_sp
             return LOOP_CONTROL_FAULT - cs, k
         # -- 3. drives, friction at the cycle's start, forces held over the cycle -------------------
         scale = fric_scale if t >= fric_scale_t else 1.0
-        cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, tau_rep, Qm, scale, z, therm_x, T_amb, fric, dt,
+        cycle_forces(tau_tgt, drv, drv_state, D_drive, tau_act, tau_rep, Qm, scale, z, phi, therm_x, T_amb, fric, dt,
                      D_psi, psid, psid0, Tj, F, QF, Qa, M, h, k1v, work)
         # -- log (state at the cycle's start; forces held over this cycle) ---------------------
         if k % decim == 0:
@@ -162,7 +162,7 @@ class LoopArrays:
 
     values: dict[str, Any] = field(default_factory=dict)
 
-    ORDER = ("kid", "dt", "q", "qd", "z", "Qa", "tau_rep", "prm", "q_sp", "qd_sp", "qdd_sp",
+    ORDER = ("kid", "dt", "q", "qd", "z", "phi", "Qa", "tau_rep", "prm", "q_sp", "qd_sp", "qdd_sp",
              "fric", "fric_scale_t", "fric_scale", "therm_disc", "therm_x", "T_amb",
              "drv", "drv_state", "D_drive", "sense_mode", "torque_mode",
              "imu_p", "link_p", "imu_state", "imu_keys", "lever_nominal", "imu_conv", "enc_step",
@@ -204,7 +204,7 @@ class LoopArrays:
             sense = SENSE_IMU
         v: dict[str, Any] = {
             "kid": ks.kid, "dt": 1.0 / float(sample_rate_hz), "q": q_sp[0].copy(), "qd": qd_sp[0].copy(),
-            "z": np.zeros(n_ups), "Qa": np.zeros(n), "tau_rep": np.zeros(n_drv), "prm": np.ascontiguousarray(robot.params),
+            "z": np.zeros(n_ups), "phi": np.zeros(n_ups), "Qa": np.zeros(n), "tau_rep": np.zeros(n_drv), "prm": np.ascontiguousarray(robot.params),
             "q_sp": q_sp, "qd_sp": qd_sp, "qdd_sp": qdd_sp, "fric": np.ascontiguousarray(fric), "fric_scale_t": fs_t,
             "fric_scale": fs_k, "therm_disc": np.ascontiguousarray(therm_disc), "therm_x": therm_x, "T_amb": float(T_amb),
             "drv": np.ascontiguousarray(drv), "drv_state": np.zeros((n_drv, dr.N_DRIVE_STATE)),

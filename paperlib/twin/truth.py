@@ -15,7 +15,8 @@ from paperlib.twin import thermal as th
 
 #: Names of a LuGre friction row's entries (:mod:`paperlib.friction.lugre`), as the truth lists them.
 FRICTION_PARAM_NAMES = ("Fc_Nm", "Fs_Nm", "vs_rad_s", "delta", "Fv_Nm_s_rad", "v_thin_rad_s", "delta_v",
-                        "sigma0_Nm_rad", "sigma1_Nm_s_rad", "v_d_rad_s", "T_ref_degC", "alpha_c_per_K", "beta_v_per_K")
+                        "sigma0_Nm_rad", "sigma1_Nm_s_rad", "v_d_rad_s", "T_ref_degC", "alpha_c_per_K", "beta_v_per_K",
+                        "ripple_relative", "ripple_cycles_per_rev")
 
 
 def truth_dict(tp: dr.TwinParams, drv: np.ndarray, robot: Any, therm_x: np.ndarray) -> dict[str, Any]:

@@ -172,6 +172,7 @@ def _run(p0, pd0, th_ref, thd_ref, tau_ff, kp, kd, gain, quantum, limit, rad_per
     p = p0.copy()
     pd = pd0.copy()
     z = np.zeros(n_drv)
+    phi = np.zeros(n_drv)  # the drives' angles travelled (a position ripple's phase) [rad]
     Tj = np.full(n_drv, T)
     M = np.empty((2, 2))
     hb = np.empty(2)
@@ -221,7 +222,7 @@ def _run(p0, pd0, th_ref, thd_ref, tau_ff, kp, kd, gain, quantum, limit, rad_per
         pd_out[k, 0] = pd[0]
         pd_out[k, 1] = pd[1]
         # the plant (paperlib.twin.plant): the drives' torques and the friction held over each step
-        s = plant_period(p, pd, z, Tj, tau, gain, fric, kid, prm, h, substeps, M, hb, D, qd, qd0, F, tau_net, Q, k1v,
+        s = plant_period(p, pd, z, phi, Tj, tau, gain, fric, kid, prm, h, substeps, M, hb, D, qd, qd0, F, tau_net, Q, k1v,
                          work, dp, qd_true_out[k])
         if s != 0:
             return k, s
@@ -229,7 +230,7 @@ def _run(p0, pd0, th_ref, thd_ref, tau_ff, kp, kd, gain, quantum, limit, rad_per
 
 
 @nb.njit(cache=True)
-def plant_period(p, pd, z, Tj, tau, gain, fric, kid, prm, h, substeps, M, hb, D, qd, qd0, F, tau_net, Q, k1v, work, dp,
+def plant_period(p, pd, z, phi, Tj, tau, gain, fric, kid, prm, h, substeps, M, hb, D, qd, qd0, F, tau_net, Q, k1v, work, dp,
                  qd_start):  # pragma: no cover - compiled
     """One control period of the 3-RRR plant: ``substeps`` RK4 steps of ``h`` [s] under the commanded torques.
 
@@ -249,7 +250,7 @@ def plant_period(p, pd, z, Tj, tau, gain, fric, kid, prm, h, substeps, M, hb, D,
         if sub == 0:
             for i in range(n_drv):
                 qd_start[i] = qd[i]
-        friction_torques(1.0, z, Tj, fric, h, qd, qd0, F)
+        friction_torques(1.0, z, phi, Tj, fric, h, qd, qd0, F)
         for i in range(n_drv):
             tau_net[i] = gain * tau[i] - F[i]
         mapped_accel_from(M, hb, D, tau_net, Q, k1v, work[8:])

@@ -65,6 +65,7 @@ class ThreeRRRPlant:
         self._p0 = self.p.copy()
         self.pd = np.zeros(2)
         self.z = np.zeros(3)
+        self.phi = np.zeros(3)
         self._Tj = np.full(3, float(tw.temperature_degC))
         self._fric = tw.friction_rows
         self._kid, self._prm = self.robot.kernels.kid, self.robot.params
@@ -89,8 +90,8 @@ class ThreeRRRPlant:
 
     def _compile(self) -> None:
         """Run one period on a copy of the state, so the compiled period is ready before the first frame."""
-        p, pd, z = self.p.copy(), self.pd.copy(), self.z.copy()
-        plant_period(p, pd, z, self._Tj, np.zeros(3), self.twin.drive_gain, self._fric, self._kid, self._prm, self.h,
+        p, pd, z, phi = self.p.copy(), self.pd.copy(), self.z.copy(), self.phi.copy()
+        plant_period(p, pd, z, phi, self._Tj, np.zeros(3), self.twin.drive_gain, self._fric, self._kid, self._prm, self.h,
                      int(self.twin.plant_substeps), self._M, self._hb, self._D, self._qd, self._qd0, self._F, self._net,
                      self._Q, self._k1v, self._work, self._dp, self._qd_start)
         self._rates()
@@ -104,7 +105,7 @@ class ThreeRRRPlant:
     def _advance(self) -> None:
         tw = self.twin
         self._tau_joint[:] = self.torque_Nm * self.gear
-        s = plant_period(self.p, self.pd, self.z, self._Tj, self._tau_joint, tw.drive_gain, self._fric, self._kid,
+        s = plant_period(self.p, self.pd, self.z, self.phi, self._Tj, self._tau_joint, tw.drive_gain, self._fric, self._kid,
                          self._prm, self.h, int(tw.plant_substeps), self._M, self._hb, self._D, self._qd, self._qd0,
                          self._F, self._net, self._Q, self._k1v, self._work, self._dp, self._qd_start)
         if s != 0:

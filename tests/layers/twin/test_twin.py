@@ -58,7 +58,7 @@ def test_recording_is_labelled_twin_and_carries_the_truth(run_ac, tmp_path):
     assert ds.attrs["source"] == "twin"
     tr = truth(ds)
     assert len(tr["pi_pds"]) == 2 and tr["pi_pds"] != [1.0, 1.0]
-    assert np.array(tr["friction"]).shape == (5, 13)
+    assert np.array(tr["friction"]).shape == (5, len(tr["friction_parameter_names"]))
     assert json.loads(ds.attrs["config"])["seed"] == 3
 
 
