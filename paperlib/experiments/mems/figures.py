@@ -12,6 +12,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import xarray as xr
 
+from paperlib.experiments.mems import tracking as tr
 from paperlib.figures import style
 
 __all__ = [
@@ -256,8 +257,10 @@ def fig10_panels(recs: Mapping[str, xr.Dataset], window: tuple[float, float]) ->
             "fig10f_errors_ac": error_panel(recs["AC"], "AC", window, "f")}
 
 
-#: The paper's Fig. 11 shares [%] per motor: dynamic feed-forward, friction feed-forward, feedback (upper bound).
-PAPER_SHARES = {1: (45.0, 40.0, 15.0), 2: (48.0, 33.0, 20.0)}
+#: The paper's Fig. 11 shares [%] per motor: dynamic feed-forward, friction feed-forward, feedback
+#: (:data:`paperlib.experiments.mems.tracking.PAPER_FIG11_SHARES`).
+PAPER_SHARES = {m + 1: tuple(tr.PAPER_FIG11_SHARES[p][m] for p in ("dynamic_ff", "friction_ff", "feedback"))
+                for m in range(2)}
 
 
 def torque_shares(shares: xr.DataArray, title: str = "", paper: Mapping[int, Sequence[float]] | None = None) -> Any:

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import xarray as xr
 
-__all__ = ["evaluation_window", "joint_errors", "compare_controllers", "improvement_ratios",
+__all__ = ["PAPER_FIG11_SHARES", "evaluation_window", "joint_errors", "compare_controllers", "improvement_ratios",
            "motion_segments", "window_with_motions", "torque_shares"]
 
 CONTROLLERS = ("PD", "CTC", "AC")
@@ -152,6 +152,14 @@ def window_with_motions(ds: xr.Dataset, n_motions: int = 10, start_s: float = 0.
     k = min(n_motions, seg.shape[0]) - 1
     t_end = float(ds["time"].values[-1])
     return max(float(seg[0, 0]) - pad_s, float(ds["time"].values[0])), min(float(seg[k, 1]) + pad_s, t_end)
+
+
+#: The paper's Fig. 11 (Sec. 3.4): each torque part's share of the RMS motor torque under AC [%],
+#: (motor 1, motor 2). The feedback shares are the text's "an even lower 15 %" (motor 1) and
+#: "falls short of 20 %" (motor 2), which are what the feed-forward shares leave (100 - 45 - 40,
+#: 100 - 48 - 33).
+PAPER_FIG11_SHARES: dict[str, tuple[float, float]] = {"dynamic_ff": (45.0, 48.0), "friction_ff": (40.0, 33.0),
+                                                       "feedback": (15.0, 19.0)}
 
 
 def torque_shares(ds: xr.Dataset, window: tuple[float, float] | None = None) -> xr.DataArray:
