@@ -56,12 +56,16 @@ if MEMS_CFG.get("sensitivity"):
     from paperlib.sensitivity.study import load_study as _mems_load_study
 
     _mems_study = _mems_load_study(MEMS_CFG["sensitivity"])
+    from paperlib.sweeps import runners as _mems_runners
+
+    _mems_study_runner = _mems_runners()[_mems_study.paper]  # the room's sweep runner module
     MEMS_SENS_SUMMARY = [_mems_study.summary_file(RESULTS)]
 
     rule mems_sensitivity:
         input:
             study=MEMS_CFG["sensitivity"],
-            code=CODE_INPUTS(modules=["paperlib.sensitivity.engine", "paperlib.sensitivity.cli"]),
+            # the room's runner too (its twin, its analysis): the study reruns the runs whose code changed
+            code=CODE_INPUTS(modules=["paperlib.sensitivity.engine", "paperlib.sensitivity.cli", _mems_study_runner]),
         output:
             MEMS_SENS_SUMMARY[0],
         threads: workflow.cores

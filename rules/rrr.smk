@@ -81,12 +81,16 @@ if RRR_CFG.get("sensitivity") and SOURCE != "archive":
     from paperlib.sensitivity.study import load_study as _rrr_load_study
 
     _rrr_study = _rrr_load_study(RRR_CFG["sensitivity"])
+    from paperlib.sweeps import runners as _rrr_runners
+
+    _rrr_study_runner = _rrr_runners()[_rrr_study.paper]  # the room's sweep runner module
     RRR_SENS_SUMMARY = [_rrr_study.summary_file(RESULTS)]
 
     rule rrr_sensitivity:
         input:
             study=RRR_CFG["sensitivity"],
-            code=CODE_INPUTS(modules=["paperlib.sensitivity.engine", "paperlib.sensitivity.cli"]),
+            # the room's runner too (its twin, its analysis): the study reruns the runs whose code changed
+            code=CODE_INPUTS(modules=["paperlib.sensitivity.engine", "paperlib.sensitivity.cli", _rrr_study_runner]),
         output:
             RRR_SENS_SUMMARY[0],
         threads: workflow.cores

@@ -304,3 +304,22 @@ def test_textbook_plans_the_course_alone_and_book_the_site(tmp_path: Path) -> No
     site = _dry_run(tmp_path, "book")
     sweep_jobs = sum(n for rule, n in site.items() if rule.startswith("sweep_run"))  # groups of seeds: a rule each
     assert site["book"] == 1 and sweep_jobs > 0 and "mems_paper_comparison" in site  # book.papers: all
+
+
+@pytest.mark.parametrize("room", ["mems", "rrr"])
+def test_a_sensitivity_study_depends_on_its_rooms_runner_and_twin(tmp_path: Path, room: str) -> None:
+    """A change to the room's twin or analysis must rerun its study (the runs whose code changed)."""
+    from paperlib.sensitivity.study import load_study
+
+    study = load_study(REPO_ROOT / "config" / "sensitivity" / f"{room}.yaml")
+    target = study.summary_file(f"{tmp_path}/res")
+    r = subprocess.run([sys.executable, "-m", "snakemake", str(target), "--snakefile", str(REPO_ROOT / "Snakefile"),
+                        "--directory", str(REPO_ROOT), "--cores", "1", "--dry-run", "--config",
+                        f"results_dir={tmp_path}/res", f"figures_dir={tmp_path}/fig"],
+                       cwd=REPO_ROOT, capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    block = r.stdout[r.stdout.index(f"rule {room}_sensitivity:"):]
+    inputs = block[block.index("input:"):block.index("\n", block.index("input:"))]
+    for needed in (f"paperlib/experiments/{room}/sweep.py", "paperlib/sensitivity/engine.py",
+                   "paperlib/twin/plant.py" if room == "mems" else "paperlib/twin/robots/three_rrr.py"):
+        assert needed in inputs, needed
