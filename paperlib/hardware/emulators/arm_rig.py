@@ -18,7 +18,9 @@ Config keys: ``chain`` (required: the emulated chain, :func:`~.rig_chain.emulate
 ``params_file`` / ``temperature_log_s`` (the day: :func:`~paperlib.twin.robots.campaign_plant.day_from_config`),
 ``cycle_s`` (default: the twin's sample period), ``lockstep``, ``rotor_inertia`` [kg m^2],
 ``loop`` (:class:`~.devices.AxisLoop` gains of every drive; default :func:`loop_gains` of each
-axis' inertia at the start pose and ``velocity_loop_rad_s``, default :data:`VELOCITY_LOOP_RAD_S`), ``rated_torque_mNm`` (one per axis, default
+axis' inertia at the start pose and ``velocity_loop_rad_s``, default :data:`VELOCITY_LOOP_RAD_S`),
+``inner_loop_steps`` (how many times per frame the drives close their loops, default
+:data:`INNER_LOOP_STEPS`; :meth:`~paperlib.twin.robots.campaign_plant.AxisView.step_loops`), ``rated_torque_mNm`` (one per axis, default
 :data:`RATED_TORQUE_MNM`), ``rtd_time_constant_s``, ``terminals`` (``{name: kwargs}``
 merged into a terminal's spec, e.g. an RTD fault), ``faults`` (frame faults).
 
@@ -40,14 +42,20 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["build", "main", "loop_gains", "ROTOR_INERTIA", "VELOCITY_LOOP_RAD_S"]
+__all__ = ["build", "main", "loop_gains", "ROTOR_INERTIA", "VELOCITY_LOOP_RAD_S", "INNER_LOOP_STEPS"]
 
 #: Rotor inertia of each emulated axis, motor side [kg m^2] (placeholder).
 ROTOR_INERTIA = 1e-4
-#: Bandwidth of the emulated drives' velocity loops [rad/s]: the loop runs once per 4-ms frame, so it
-#: must stay below 1 / cycle (120 rad/s x 4 ms = 0.48; 60 rad/s left twice the tracking error and
-#: a -14 % plateau friction on joint 2 in the first campaign cycle, 120 rad/s -5.5 %).
-VELOCITY_LOOP_RAD_S = 120.0
+#: Bandwidth of the emulated drives' velocity loops [rad/s]: ~160 Hz, in the 100-300 Hz a servo
+#: drive's velocity loop is commonly tuned to. It is closed :data:`INNER_LOOP_STEPS` times per 4-ms
+#: frame (every 0.25 ms: 1000 rad/s x 0.25 ms = 0.25). Closed once per frame instead, the loop had to
+#: stay below 1 / frame (it was 120 rad/s: 0.48 per frame), and its ripple on the gravity joints'
+#: friction segments spoiled a rig day's double exponential (docs/thermal.md).
+VELOCITY_LOOP_RAD_S = 1000.0
+#: How many times per frame the emulated drives close their loops (:class:`~.devices.Cia402Drive`
+#: ``inner_steps``): 16, a 4-kHz velocity loop as servo drives run theirs (1: once per frame, the
+#: torque held over the 4-ms frame).
+INNER_LOOP_STEPS = 16
 #: Rated motor torque of each axis [mN m] (placeholders: larger motors on the three main axes); the
 #: drives quantise torques to 1 per mille of it.
 RATED_TORQUE_MNM = (2000, 2000, 2000, 500, 500, 500)
@@ -89,6 +97,8 @@ def build(config: dict[str, Any]) -> tuple[Any, Any, Any, Any, list[Any]]:
         raise ValueError(f"the chain has {k} axes, gear_ratio {len(gear)} values, the twin {day.tau.shape[1]} joints")
     arm = plant_for_day(day, gear, rotor_inertia=float(config.get("rotor_inertia", ROTOR_INERTIA)))
     plants = arm.views(groups)
+    if int(config.get("inner_loop_steps", INNER_LOOP_STEPS)) > 1:
+        arm.compile_loops()  # before the chain answers: the drives' first frame must not wait on numba
     inertia = arm.motor_inertia()  # at the start pose: the drives' loops are tuned to it
     rated = list(config.get("rated_torque_mNm", RATED_TORQUE_MNM))
     per_terminal = config.get("terminals", {})
@@ -103,6 +113,7 @@ def build(config: dict[str, Any]) -> tuple[Any, Any, Any, Any, list[Any]]:
                          "loop": config.get("loop", loop_gains(float(np.mean(inertia[groups[d]])),
                                                                float(config.get("velocity_loop_rad_s",
                                                                                 VELOCITY_LOOP_RAD_S)))),
+                         "inner_steps": int(config.get("inner_loop_steps", INNER_LOOP_STEPS)),
                          "idle_step_s": math.inf if lockstep else 0.005,
                          **({"fixed_dt": cycle_s} if lockstep else {})})
             d += 1

@@ -9,7 +9,11 @@ import dataclasses
 
 from paperlib.hardware.cia402 import MODE_CSP
 
-__all__ = ["AxisLoop"]
+__all__ = ["AxisLoop", "LOOP_CST", "LOOP_CSP", "LOOP_CSV", "LOOP_OFF"]
+
+#: What an axis does over a frame of inner steps (:meth:`AxisLoop.frame`, the plant's ``step_loops``):
+#: hold a torque (CST or disabled), or close the position or the velocity loop at every inner step.
+LOOP_CST, LOOP_CSP, LOOP_CSV, LOOP_OFF = 0, 1, 2, 3
 
 @dataclasses.dataclass
 class AxisLoop:
@@ -44,6 +48,23 @@ class AxisLoop:
         """Forget the integral and the last target (the axis left 'operation enabled' or changed mode)."""
         self.integral = 0.0
         self.last_target = None
+
+    def frame(self, mode: int, target: float, dt: float) -> tuple[float, float]:
+        """The frame's references for a loop closed at inner steps (a drive faster than its frames).
+
+        A servo drive closes its velocity loop many times per process-data frame. For a frame of
+        ``dt`` starting now, this gives the position reference's start ``q_ref`` [rad] and its rate
+        ``v_ff`` [rad/s] (CSP: the target's change per frame, the reference moving on along it,
+        ``q_ref + v_ff t``; CSV: ``q_ref`` 0 and ``v_ff`` the target velocity), and moves
+        ``last_target`` on. The inner steps (the plant's ``step_loops``) use :attr:`kp_pos`,
+        :attr:`kp_vel`, :attr:`ki_vel` and advance :attr:`integral` as :meth:`torque` does.
+        """
+        if mode == MODE_CSP:
+            last = self.last_target
+            v_ff = (target - last) / dt if last is not None and dt > 0.0 else 0.0
+            self.last_target = target
+            return target, v_ff
+        return 0.0, target
 
     def torque(self, mode: int, target: float, q: float, qd: float, dt: float, limit_Nm: float) -> float:
         """The torque the drive applies this cycle [N m].

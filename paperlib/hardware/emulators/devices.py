@@ -48,7 +48,7 @@ import numpy as np
 
 from paperlib.hardware.cia402 import MODE_CSP, MODE_CST, MODE_CSV, MODE_SUPPORT_BIT, MODES
 
-from .axis_loop import AxisLoop
+from .axis_loop import LOOP_CSP, LOOP_CST, LOOP_CSV, LOOP_OFF, AxisLoop
 from .cia402_axis import Cia402Axis
 from .coupler import EK1828_PRODUCT_CODE, EK1828_REVISION, EK1828_VENDOR_ID, Ek1828Coupler, ProximitySensors  # noqa: F401
 from .esc.chain import EscChain
@@ -121,6 +121,12 @@ class Cia402Drive(EscSlave):
         target position 0x607A / target velocity 0x60FF per axis and their bits in 0x6502.
     loop : dict, optional
         :class:`AxisLoop` gains of every axis (CSP / CSV).
+    inner_steps : int
+        How many times per frame the axes' own loops are closed (CSP / CSV), as a servo drive
+        closes its velocity loop faster than its process-data frames. 1 (default): once per frame,
+        the torque held over it; more: the plant runs the frame in that many steps, each with the
+        loops' torque at its own state (the plant needs ``step_loops``, e.g.
+        :class:`paperlib.twin.robots.campaign_plant.AxisView`).
     encoder_offset_counts : sequence of int, optional
         Position counts at plant angle 0 per axis (default 0).
     fixed_dt : float or None
@@ -160,6 +166,7 @@ class Cia402Drive(EscSlave):
         axis_faults: Sequence[dict[str, Any]] = (),
         modes: Sequence[str] = ("cst",),
         loop: dict[str, float] | None = None,
+        inner_steps: int = 1,
         encoder_offset_counts: Sequence[int] | None = None,
         fixed_dt: float | None = None,
         idle_step_s: float = 0.005,
@@ -221,6 +228,10 @@ class Cia402Drive(EscSlave):
         if unknown or not self.modes:
             raise ValueError(f"modes {list(self.modes)}: each one of {list(MODES)}, at least one")
         self.loops = [AxisLoop(**(loop or {})) for _ in range(n)]
+        self.inner_steps = int(inner_steps)
+        if self.inner_steps < 1 or (self.inner_steps > 1 and not hasattr(self.plant, "step_loops")):
+            raise ValueError(f"inner_steps = {inner_steps}: 1, or more with a plant that has step_loops "
+                             f"({type(self.plant).__name__} has not)")
         self.axis_faults = [dict(f) for f in axis_faults]
         self.cycles = 0
         self.watchdog_trips: list[float] = []
@@ -427,6 +438,9 @@ class Cia402Drive(EscSlave):
         else:
             dt = 0.0 if self._last_step is None else min(max(now - self._last_step, 0.0), 0.05)
         self._last_step = now
+        if self.inner_steps > 1:
+            self._cycle_inner(dt)
+            return
         od = self.od
         for axis, ax in enumerate(self.axes):
             b = self.axis_offsets[axis]
@@ -458,19 +472,54 @@ class Cia402Drive(EscSlave):
         self._update_actuals()
         self._write_inputs()
 
-    def _loop_torque(self, axis: int, b: int, mode: int, dt: float) -> float:
-        """Torque of the axis' own loop toward its target position / velocity [N m] (CSP / CSV)."""
+    def _cycle_inner(self, dt: float) -> None:
+        """One frame with the axes' loops closed ``inner_steps`` times by the plant (``inner_steps`` > 1)."""
+        od, n = self.od, len(self.axes)
+        frame = {k: np.zeros(n) for k in ("hold", "q_ref", "v_ff", "limit", "kp_pos", "kp_vel", "ki_vel", "integral",
+                                          "applied")}
+        frame["code"] = np.full(n, LOOP_OFF, dtype=np.int64)
+        for axis, ax in enumerate(self.axes):
+            b = self.axis_offsets[axis]
+            mode = od.value(0x6060 + b)
+            loop = self.loops[axis]
+            if ax.state == Cia402Axis.OE and mode == MODE_CST:
+                limit = od.value(0x6072 + b)
+                permille = max(-limit, min(limit, od.value(0x6071 + b)))
+                frame["code"][axis], frame["hold"][axis] = LOOP_CST, permille * 1e-3 * od.value(0x6076 + b) * 1e-3
+            elif ax.state == Cia402Axis.OE and mode in (MODE_CSP, MODE_CSV):
+                target, limit_Nm = self._loop_target(axis, b, mode)
+                frame["q_ref"][axis], frame["v_ff"][axis] = loop.frame(mode, target, dt)
+                frame["code"][axis] = LOOP_CSP if mode == MODE_CSP else LOOP_CSV
+                frame["limit"][axis] = limit_Nm
+                for k in ("kp_pos", "kp_vel", "ki_vel", "integral"):
+                    frame[k][axis] = getattr(loop, k)
+            else:
+                loop.reset()
+        q, qd, tau = self.plant.step_loops(frame, dt, self.inner_steps)
+        for axis, loop in enumerate(self.loops):
+            if frame["code"][axis] in (LOOP_CSP, LOOP_CSV):
+                loop.integral = float(frame["integral"][axis])
+        self.torque_cmd_Nm = frame["applied"].copy()
+        self.q, self.qd, self.tau = np.asarray(q, float), np.asarray(qd, float), np.asarray(tau, float)
+        self._update_actuals()
+        self._write_inputs()
+
+    def _loop_target(self, axis: int, b: int, mode: int) -> tuple[float, float]:
+        """The axis' target position [rad] (CSP) or velocity [rad/s] (CSV), motor side, and its torque limit [N m]."""
         od = self.od
         scale_q = self.cpr / TWO_PI  # counts per motor radian
-        q, qd = float(self.q[axis]), float(self.qd[axis])
         if mode == MODE_CSP:
             # the target relative to the position last reported, across the 32-bit wrap
             err = ((od.value(0x607A + b) - od.value(0x6064 + b) + 2**31) % 2**32) - 2**31
-            target = (round(q * scale_q) + err) / scale_q
+            target = (round(float(self.q[axis]) * scale_q) + err) / scale_q
         else:
             target = od.value(0x60FF + b) * self.vel_unit / scale_q
-        limit = od.value(0x6072 + b) * 1e-3 * od.value(0x6076 + b) * 1e-3
-        return self.loops[axis].torque(mode, target, q, qd, dt, limit)
+        return target, od.value(0x6072 + b) * 1e-3 * od.value(0x6076 + b) * 1e-3
+
+    def _loop_torque(self, axis: int, b: int, mode: int, dt: float) -> float:
+        """Torque of the axis' own loop toward its target position / velocity [N m] (CSP / CSV)."""
+        target, limit = self._loop_target(axis, b, mode)
+        return self.loops[axis].torque(mode, target, float(self.q[axis]), float(self.qd[axis]), dt, limit)
 
     def _update_actuals(self) -> None:
         q, qd, tau = self.q.tolist(), self.qd.tolist(), self.tau.tolist()

@@ -25,6 +25,12 @@ frame of transport delay, as between a drive and the arm's other drives). :meth:
 the RTD terminals are wired to: ``temperature`` of joint ``j`` is its gearbox's inner node [degC];
 the RTD's own lag and quantisation are the terminal's.
 
+Drives that close their own loops faster than their frames (the emulated drive's ``inner_steps``)
+hand the arm their loops instead of a torque (:meth:`AxisView.step_loops`): the arm then runs the
+frame in that many steps, each drive's torque from its loop at the arm's state of that step, with
+the mass matrix and the bias forces of the frame's start (:func:`frame_of_inner_steps`, compiled).
+What such a drive reports is its mean torque over the frame.
+
 Motor 6's coupling of joints 5 and 6 is left out (each axis turns its own joint through its own gear
 ratio). Only the two-node thermal model is stepped.
 """
@@ -37,7 +43,81 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["CampaignArmPlant", "AxisView", "day_from_config", "plant_for_day", "day_setpoints"]
+from paperlib._jit import rt_njit
+from paperlib.friction.lugre import FR_FS, steady_friction
+
+__all__ = ["CampaignArmPlant", "AxisView", "day_from_config", "plant_for_day", "day_setpoints",
+           "frame_of_inner_steps"]
+
+#: Loop codes of :meth:`AxisView.step_loops` (as :mod:`paperlib.hardware.emulators.axis_loop`'s LOOP_*).
+_HOLD, _CSP, _CSV, _OFF = 0, 1, 2, 3
+
+
+@rt_njit
+def _friction_at(v, row, T, scale):  # pragma: no cover - compiled
+    return steady_friction(v, row, T) * scale
+
+
+@rt_njit
+def frame_of_inner_steps(n_steps, h, q, qd, Minv, bias, gear, rows, T, scale, code, hold, q_ref, v_ff, limit,
+                         kp_pos, kp_vel, ki_vel, integral, tau_mean, energy, drive, f, tau):  # pragma: no cover
+    """Advance the arm ``n_steps`` steps of ``h`` [s], each drive's loop closed at every step.
+
+    Joint side: ``q``, ``qd`` (n,) [rad, rad/s] updated in place; ``Minv`` (n, n) and ``bias`` (n,)
+    [N m] held from the frame's start; friction ``rows`` at the inner temperatures ``T`` (n,) times
+    ``scale`` (n,), held at rest below the breakaway level and never reversing a joint within a step.
+    Motor side, per axis: ``code`` (LOOP_* of the axis loop), ``hold`` [N m] (CST), the position
+    reference ``q_ref + v_ff t`` [rad] (CSP) or velocity ``v_ff`` [rad/s] (CSV), ``limit`` [N m], the
+    gains, ``integral`` [N m] (updated). Writes the mean motor torque over the frame ``tau_mean`` (n,)
+    [N m] and adds each joint's friction energy to ``energy`` (n,) [J]. ``drive``, ``f``, ``tau`` are
+    scratch (n,).
+    """
+    n = q.shape[0]
+    for j in range(n):
+        tau_mean[j] = 0.0
+    for s in range(n_steps):
+        t = s * h
+        for j in range(n):
+            c = code[j]
+            if c == _HOLD:
+                tau[j] = hold[j]
+            elif c == _OFF:
+                tau[j] = 0.0
+            else:
+                qm, qdm = q[j] * gear[j], qd[j] * gear[j]
+                v = v_ff[j] + kp_pos[j] * (q_ref[j] + v_ff[j] * t - qm) if c == _CSP else v_ff[j]
+                e = v - qdm
+                u = kp_vel[j] * e + integral[j]
+                if u > limit[j]:
+                    u = limit[j]
+                elif u < -limit[j]:
+                    u = -limit[j]
+                else:
+                    integral[j] += ki_vel[j] * e * h
+                tau[j] = u
+            tau_mean[j] += tau[j] / n_steps
+            drive[j] = gear[j] * tau[j] - bias[j]
+        for j in range(n):
+            if qd[j] == 0.0:
+                if abs(drive[j]) <= rows[j, FR_FS]:
+                    f[j] = 0.0  # held at rest (its speed is set back to 0 below), as CampaignArmPlant.advance
+                else:
+                    f[j] = math.copysign(abs(_friction_at(math.copysign(1e-9, drive[j]), rows[j], T[j], scale[j])),
+                                         drive[j])
+            else:
+                f[j] = _friction_at(qd[j], rows[j], T[j], scale[j])
+        for i in range(n):
+            acc = 0.0
+            for j in range(n):
+                acc += Minv[i, j] * (drive[j] - f[j])
+            qd1 = qd[i] + acc * h
+            stuck = qd[i] == 0.0 and abs(drive[i]) <= rows[i, FR_FS]
+            if stuck or (qd[i] != 0.0 and (qd1 > 0.0) != (qd[i] > 0.0)):
+                qd1 = 0.0
+            mean = 0.5 * (qd[i] + qd1)
+            energy[i] += abs(f[i] * mean) * h
+            q[i] += mean * h
+            qd[i] = qd1
 
 
 class CampaignArmPlant:
@@ -96,6 +176,10 @@ class CampaignArmPlant:
         self._Ybuf = np.zeros((self.n, self.p.size))
         self._z = np.zeros(self.n)
         self._e = np.eye(self.n)
+        # the drives' loops of the last frame, per joint (AxisView.step_loops; all axes held at 0 torque until then)
+        self.loops = {k: np.zeros(self.n) for k in ("hold", "q_ref", "v_ff", "limit", "kp_pos", "kp_vel", "ki_vel",
+                                                    "integral")}
+        self.loops["code"] = np.full(self.n, _OFF, dtype=np.int64)
 
     def _rb(self, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray) -> np.ndarray:
         self._Y(q, qd, qdd, self._Ybuf)
@@ -110,13 +194,8 @@ class CampaignArmPlant:
             f *= self.fault[1]
         return f
 
-    def advance(self, dt: float) -> None:
-        """Advance the arm by ``dt`` [s] under the drives' torques of the last frame."""
-        from paperlib.friction.lugre import FR_FS
-        from paperlib.twin.thermal import thermal_step
-
-        if dt <= 0.0:
-            return
+    def _frame_start(self) -> tuple[np.ndarray, np.ndarray]:
+        """Mass matrix with the rotors (n, n) and bias forces ``C qd + g`` (n,) at the present state."""
         q, qd, n = self.q, self.qd, self.n
         h = self._rb(q, qd, self._z)  # C qd + g
         g0 = self._rb(q, self._z, self._z)
@@ -124,6 +203,29 @@ class CampaignArmPlant:
         for j in range(n):
             M[:, j] = self._rb(q, self._z, self._e[j]) - g0
         M[np.diag_indices(n)] += self.J_r
+        return M, h
+
+    def _frame_end(self, dt: float, power: np.ndarray) -> None:
+        """Heat the gearboxes with the frame's friction power [W], report the torques, count the frame."""
+        from paperlib.twin.thermal import thermal_step
+
+        n = self.n
+        self._carry += dt
+        while self._carry >= self.period * (1.0 - 1e-9):
+            self._carry -= self.period
+            for j in range(n):
+                thermal_step(self.x[j], float(power[j]), self.disc[j], self.T_amb)
+        tau_joint = self.gear * self.tau_motor + self.rng.standard_normal(n) * self.noise
+        self.report = tau_joint / self.gear
+        self.t += dt
+        self.cycles += 1
+
+    def advance(self, dt: float) -> None:
+        """Advance the arm by ``dt`` [s] under the drives' torques of the last frame."""
+        if dt <= 0.0:
+            return
+        q, qd, n = self.q, self.qd, self.n
+        M, h = self._frame_start()
         drive = self.gear * self.tau_motor - h
         f = np.zeros(n)
         stuck = np.zeros(n, dtype=bool)
@@ -144,15 +246,32 @@ class CampaignArmPlant:
         power = np.abs(f * 0.5 * (qd + qd1))
         self.q = q + 0.5 * (qd + qd1) * dt
         self.qd = qd1
-        self._carry += dt
-        while self._carry >= self.period * (1.0 - 1e-9):
-            self._carry -= self.period
-            for j in range(n):
-                thermal_step(self.x[j], float(power[j]), self.disc[j], self.T_amb)
-        tau_joint = self.gear * self.tau_motor + self.rng.standard_normal(n) * self.noise
-        self.report = tau_joint / self.gear
-        self.t += dt
-        self.cycles += 1
+        self._frame_end(dt, power)
+
+    def compile_loops(self) -> None:
+        """Compile :func:`frame_of_inner_steps` now (a no-op frame), not at the first frame a drive waits on."""
+        n, z = self.n, np.zeros(self.n)
+        frame_of_inner_steps(0, 0.0, z.copy(), z.copy(), np.eye(n), z, self.gear, self.rows, z, z,
+                             np.zeros(n, dtype=np.int64), z, z, z, z, z, z, z, z.copy(), z.copy(), z.copy(),
+                             np.empty(n), np.empty(n), np.empty(n))
+
+    def advance_loops(self, dt: float, n_steps: int) -> None:
+        """Advance the arm by ``dt`` [s] in ``n_steps`` steps under the drives' loops of the last frame."""
+        if dt <= 0.0:
+            return
+        n, L = self.n, self.loops
+        M, h = self._frame_start()
+        scale = np.ones(n)
+        if self.fault is not None and self.t >= self.fault[2]:
+            scale[self.fault[0]] = self.fault[1]
+        energy, tau_mean = np.zeros(n), np.zeros(n)
+        q, qd = self.q.copy(), self.qd.copy()
+        frame_of_inner_steps(int(n_steps), dt / n_steps, q, qd, np.ascontiguousarray(np.linalg.inv(M)), h, self.gear,
+                             self.rows, np.ascontiguousarray(self.x[:, 0]), scale, L["code"], L["hold"], L["q_ref"],
+                             L["v_ff"], L["limit"], L["kp_pos"], L["kp_vel"], L["ki_vel"], L["integral"], tau_mean,
+                             energy, np.empty(n), np.empty(n), np.empty(n))
+        self.q, self.qd, self.tau_motor = q, qd, tau_mean
+        self._frame_end(dt, energy / dt)
 
     def motor_inertia(self) -> np.ndarray:
         """Each axis' inertia at the present pose as its motor sees it: ``(M_jj + J_r N^2) / N^2`` [kg m^2]."""
@@ -185,6 +304,30 @@ class AxisView:
             arm.advance(dt)
         for i, j in enumerate(self.cols):
             arm.tau_motor[j] = float(torque_Nm[i])
+        return arm.q[self.cols] * self.g, arm.qd[self.cols] * self.g, arm.report[self.cols].copy()
+
+    def step_loops(self, frame: Mapping[str, np.ndarray], dt: float, n_steps: int
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The drive's loops for the coming frame (:meth:`Cia402Drive._cycle_inner`); its axes' state.
+
+        ``frame`` holds per axis ``code``, ``hold``, ``q_ref``, ``v_ff``, ``limit``, ``kp_pos``,
+        ``kp_vel``, ``ki_vel`` (motor side) and ``integral``. The arm takes them for its next frame
+        (the first view advances it with the last frame's, one frame of transport delay as in
+        :meth:`step`) and keeps the loops' integrals: it writes each axis' present integral and its
+        mean applied torque over the last frame into ``frame["integral"]`` and ``frame["applied"]``.
+        """
+        arm = self.arm
+        if self.first:
+            arm.advance_loops(dt, n_steps)
+        L = arm.loops
+        for i, j in enumerate(self.cols):
+            code = int(frame["code"][i])
+            if code != L["code"][j] or code in (_HOLD, _OFF):
+                L["integral"][j] = 0.0  # a loop (re)started or left: from rest, as AxisLoop.reset
+            for k in ("code", "hold", "q_ref", "v_ff", "limit", "kp_pos", "kp_vel", "ki_vel"):
+                L[k][j] = frame[k][i]
+            frame["integral"][i] = L["integral"][j]
+            frame["applied"][i] = arm.tau_motor[j]
         return arm.q[self.cols] * self.g, arm.qd[self.cols] * self.g, arm.report[self.cols].copy()
 
 

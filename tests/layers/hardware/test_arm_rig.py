@@ -90,6 +90,69 @@ def test_the_plant_holds_only_with_the_gravity_torque_and_heats_a_moving_gearbox
     assert arm3.x[0, 0] > 20.01 and np.all(arm3.x[1:, 0] == pytest.approx(20.0, abs=1e-3))
 
 
+def _loop_frame(code: int, n: int = 6, **per_axis: float) -> dict:
+    from paperlib.hardware.emulators.axis_loop import AxisLoop
+
+    base = AxisLoop(kp_pos=30.0, kp_vel=0.05, ki_vel=1.5)
+    f = {k: np.zeros(n) for k in ("hold", "q_ref", "v_ff", "limit", "kp_pos", "kp_vel", "ki_vel", "integral", "applied")}
+    f["code"] = np.full(n, code, dtype=np.int64)
+    f["kp_pos"][:], f["kp_vel"][:], f["ki_vel"][:], f["limit"][:] = base.kp_pos, base.kp_vel, base.ki_vel, 10.0
+    for k, v in per_axis.items():
+        f[k][:] = v
+    return f
+
+
+def test_one_inner_step_closes_the_loop_as_the_drive_does_once_per_frame():
+    """n_steps = 1: the torque is AxisLoop.torque's at the frame's start, the step advance()'s."""
+    from paperlib.hardware.cia402 import MODE_CSP
+    from paperlib.hardware.emulators.axis_loop import LOOP_CSP, AxisLoop
+
+    arm, _ = _arm()
+    ref = arm.q * arm.gear + 0.01  # motor-side targets a little ahead
+    loops = [AxisLoop(kp_pos=30.0, kp_vel=0.05, ki_vel=1.5) for _ in range(6)]
+    tau = np.array([lp.torque(MODE_CSP, r, qm, 0.0, 0.004, 10.0) for lp, r, qm in zip(loops, ref, arm.q * arm.gear)])
+    twin, _ = _arm()
+    twin.tau_motor[:] = tau
+    twin.advance(0.004)
+    arm.loops.update(_loop_frame(LOOP_CSP, q_ref=ref))
+    arm.advance_loops(0.004, 1)
+    np.testing.assert_allclose(arm.tau_motor, tau, rtol=1e-12)
+    np.testing.assert_allclose(arm.q, twin.q, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(arm.qd, twin.qd, rtol=1e-10, atol=1e-15)
+    np.testing.assert_allclose(arm.loops["integral"], [lp.integral for lp in loops], rtol=1e-12)
+    np.testing.assert_allclose(arm.x, twin.x, rtol=1e-12)  # the same friction heat
+
+
+def test_inner_steps_hold_the_arm_where_one_step_per_frame_rings():
+    """The drives' loops closed 16 times per 4-ms frame hold the start pose against gravity far closer."""
+    from paperlib.hardware.emulators.axis_loop import LOOP_CSP
+    from paperlib.hardware.emulators.arm_rig import loop_gains
+
+    def run(n_steps: int, bandwidth: float) -> float:
+        arm, _ = _arm()
+        ref = arm.q * arm.gear
+        gains = loop_gains(float(np.mean(arm.motor_inertia())), bandwidth)
+        worst = 0.0
+        for k in range(500):
+            frame = _loop_frame(LOOP_CSP, q_ref=ref, limit=50.0, **gains)
+            frame["integral"][:] = arm.loops["integral"] if k else 0.0
+            arm.loops.update({key: v for key, v in frame.items() if key != "applied"})
+            arm.advance_loops(0.004, n_steps)
+            worst = max(worst, float(np.max(np.abs(arm.q * arm.gear - ref))) if k > 250 else 0.0)
+        return worst
+
+    one, sixteen = run(1, 120.0), run(16, 1000.0)
+    assert sixteen < 0.2 * one, (one, sixteen)  # motor-side [rad], measured in the second second
+
+
+def test_a_drive_refuses_inner_steps_without_a_plant_that_runs_them():
+    from paperlib.hardware.emulators.devices import Cia402Drive, InertiaPlant
+
+    with pytest.raises(ValueError, match="InertiaPlant has not"):
+        Cia402Drive(InertiaPlant(), inner_steps=4, modes=("csp",))
+    assert Cia402Drive(InertiaPlant(), inner_steps=1, modes=("csp",)).inner_steps == 1
+
+
 # --------------------------------------------------------------------------------------------
 # network test: the self-test in lock step
 # --------------------------------------------------------------------------------------------
