@@ -57,9 +57,10 @@ def record_day_on_rig(rig_file: str | Path, day: str, output: str | Path, *, cyc
     free_run : bool
         Run the lock-step cycles back to back (default; :class:`paperlib.hardware.loop.FreeRunClock`):
         the emulated devices wait for each frame, so the recording is that of a run at the rig's rate,
-        made about 16 times faster than real time (a whole day of 1.8 million frames in a 444-s loop
-        instead of 2 h, measured 2026-12-07 on a quiet 2-core VM). False: the loop keeps real time (a
-        day then takes its 2 hours) and its deadline statistics are measured.
+        made about 12 times faster than real time (measured 2026-12-07 on a quiet 2-core VM, the
+        drives closing their loops at 4 kHz: the first 900 s of r1_d1 in 65-74 s wall; a whole day of
+        1.8 million frames in 669 s before the drives' per-frame arrays were preallocated). False: the
+        loop keeps real time (a day then takes its 2 hours) and its deadline statistics are measured.
     log : callable, optional
         Progress messages.
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import copy
 import datetime
+import json
 import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -200,8 +201,8 @@ def write_solution(x: np.ndarray, r: np.ndarray, path: Path = SOLUTION_FILE) -> 
              f"# on {datetime.date.today().isoformat()}; residual [pp] (friction FF 1, 2, feedback 1, 2): "
              f"{np.round(r, 3).tolist()}. Do not edit by hand: solve again.",
              "# Not read by the twin loader: the stated twin does not adopt it (see the module's docstring).", "",
-             "[calibration]", 'status = "calibrated"', f'published = "{PUBLISHED}"', f'rule = "{RULE}"',
-             f'reason = "{REASON}"', f"joints = {list(_JOINTS)!r}".replace("'", '"'),
+             "[calibration]", 'status = "calibrated"', f"published = {json.dumps(PUBLISHED)}",
+             f"rule = {json.dumps(RULE)}", f"reason = {json.dumps(REASON)}", f"joints = {json.dumps(_JOINTS)}",
              f"friction_level_factor = [{x[0]:.4f}, {x[1]:.4f}]", f"ripple_relative = [{x[2]:.4f}, {x[3]:.4f}]",
              f"ripple_cycles_per_joint_rev = {RIPPLE_CYCLES_PER_JOINT_REV}", ""]
     path.write_text("\n".join(lines))

@@ -232,6 +232,10 @@ class Cia402Drive(EscSlave):
         if self.inner_steps < 1 or (self.inner_steps > 1 and not hasattr(self.plant, "step_loops")):
             raise ValueError(f"inner_steps = {inner_steps}: 1, or more with a plant that has step_loops "
                              f"({type(self.plant).__name__} has not)")
+        # what the plant's step_loops reads each frame (filled in place: no allocation per frame)
+        self._frame = {k: np.zeros(n) for k in ("hold", "q_ref", "v_ff", "limit", "kp_pos", "kp_vel", "ki_vel",
+                                                "integral", "applied")}
+        self._frame["code"] = np.full(n, LOOP_OFF, dtype=np.int64)
         self.axis_faults = [dict(f) for f in axis_faults]
         self.cycles = 0
         self.watchdog_trips: list[float] = []
@@ -474,10 +478,8 @@ class Cia402Drive(EscSlave):
 
     def _cycle_inner(self, dt: float) -> None:
         """One frame with the axes' loops closed ``inner_steps`` times by the plant (``inner_steps`` > 1)."""
-        od, n = self.od, len(self.axes)
-        frame = {k: np.zeros(n) for k in ("hold", "q_ref", "v_ff", "limit", "kp_pos", "kp_vel", "ki_vel", "integral",
-                                          "applied")}
-        frame["code"] = np.full(n, LOOP_OFF, dtype=np.int64)
+        od, frame = self.od, self._frame
+        frame["code"].fill(LOOP_OFF)  # an axis' other entries are read only under its code
         for axis, ax in enumerate(self.axes):
             b = self.axis_offsets[axis]
             mode = od.value(0x6060 + b)

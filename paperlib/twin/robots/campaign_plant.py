@@ -180,6 +180,10 @@ class CampaignArmPlant:
         self.loops = {k: np.zeros(self.n) for k in ("hold", "q_ref", "v_ff", "limit", "kp_pos", "kp_vel", "ki_vel",
                                                     "integral")}
         self.loops["code"] = np.full(self.n, _OFF, dtype=np.int64)
+        # scratch of advance_loops (no allocation per frame)
+        self._scale, self._energy = np.ones(self.n), np.zeros(self.n)
+        self._T = np.zeros(self.n)
+        self._work = tuple(np.empty(self.n) for _ in range(3))
 
     def _rb(self, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray) -> np.ndarray:
         self._Y(q, qd, qdd, self._Ybuf)
@@ -259,18 +263,16 @@ class CampaignArmPlant:
         """Advance the arm by ``dt`` [s] in ``n_steps`` steps under the drives' loops of the last frame."""
         if dt <= 0.0:
             return
-        n, L = self.n, self.loops
+        L, scale, energy = self.loops, self._scale, self._energy
         M, h = self._frame_start()
-        scale = np.ones(n)
         if self.fault is not None and self.t >= self.fault[2]:
             scale[self.fault[0]] = self.fault[1]
-        energy, tau_mean = np.zeros(n), np.zeros(n)
-        q, qd = self.q.copy(), self.qd.copy()
-        frame_of_inner_steps(int(n_steps), dt / n_steps, q, qd, np.ascontiguousarray(np.linalg.inv(M)), h, self.gear,
-                             self.rows, np.ascontiguousarray(self.x[:, 0]), scale, L["code"], L["hold"], L["q_ref"],
-                             L["v_ff"], L["limit"], L["kp_pos"], L["kp_vel"], L["ki_vel"], L["integral"], tau_mean,
-                             energy, np.empty(n), np.empty(n), np.empty(n))
-        self.q, self.qd, self.tau_motor = q, qd, tau_mean
+        energy.fill(0.0)
+        self._T[:] = self.x[:, 0]
+        # q, qd and the mean torque are advanced in place (the views hand out copies of them)
+        frame_of_inner_steps(int(n_steps), dt / n_steps, self.q, self.qd, np.linalg.inv(M), h, self.gear, self.rows,
+                             self._T, scale, L["code"], L["hold"], L["q_ref"], L["v_ff"], L["limit"], L["kp_pos"],
+                             L["kp_vel"], L["ki_vel"], L["integral"], self.tau_motor, energy, *self._work)
         self._frame_end(dt, energy / dt)
 
     def motor_inertia(self) -> np.ndarray:
