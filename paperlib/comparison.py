@@ -383,9 +383,70 @@ def add_sweep(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any], com
     return out
 
 
+#: Columns added by :func:`add_calibrated` (the same row on a twin calibrated to a published quantity).
+CALIBRATED_COLUMNS = ("calibrated", "calibrated_agreement")
+
+
+def add_calibrated(rows: Sequence[Mapping[str, Any]], results: Mapping[str, Mapping[str, Any]],
+                   headlines: Sequence[Headline]) -> list[dict[str, Any]]:
+    """The rows with the same numbers on a calibrated twin beside them, where a room computed them.
+
+    A room whose twin can be calibrated to a published quantity, but does not adopt the
+    calibration, computes its headline numbers on the calibrated twin too (issue 28; e.g. the
+    flagship's notebook ``07_calibrated_twin``). That notebook's results carry a block
+    ``calibrated_twin`` with ``results`` (notebook stem -> numbers, in the shape that notebook writes
+    them, so each row reads them by its own path), ``calibrated_to`` (the keys of the rows the
+    calibration was solved to meet) and ``label`` (what the calibrated twin is).
+
+    Parameters
+    ----------
+    rows : sequence of dict
+        From :func:`build_comparison` (and :func:`add_sweep`).
+    results : mapping notebook stem -> results dict
+        The room's results; at most one holds a ``calibrated_twin`` block.
+    headlines : sequence of Headline
+
+    Returns
+    -------
+    list of dict
+        The rows unchanged when no result has the block; otherwise each with
+        :data:`CALIBRATED_COLUMNS` (None and "" where the calibrated twin has no number) and
+        ``calibrated_label``. A target row's verdict reads "calibrated to it (...)": it is not evidence.
+
+    Raises
+    ------
+    ValueError
+        More than one result carries a ``calibrated_twin`` block, or the block has no ``results``.
+    """
+    blocks = [(stem, r["calibrated_twin"]) for stem, r in results.items() if isinstance(r.get("calibrated_twin"), Mapping)]
+    if not blocks:
+        return [dict(r) for r in rows]
+    if len(blocks) > 1:
+        raise ValueError(f"more than one calibrated twin in the results: {sorted(stem for stem, _ in blocks)}")
+    stem, block = blocks[0]
+    if not isinstance(block.get("results"), Mapping):
+        raise ValueError(f"{stem}: the calibrated_twin block has no 'results' (notebook stem -> numbers)")
+    cal = {r["key"]: r for r in build_comparison(block["results"], headlines)}
+    targets = set(block.get("calibrated_to", ()))
+    out = []
+    for r in rows:
+        d = dict(r)
+        c = cal.get(r["key"])
+        if c is None or c["reproduced"] is None:
+            d.update({"calibrated": None, "calibrated_agreement": ""})
+        else:
+            verdict = f"calibrated to it ({c['agreement']})" if r["key"] in targets else c["agreement"]
+            d.update({"calibrated": c["reproduced"], "calibrated_agreement": verdict})
+        d["calibrated_label"] = str(block.get("label", "calibrated twin"))
+        d["calibrated_notebook"] = stem
+        out.append(d)
+    return out
+
+
 def to_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    """CSV text (numbers with full precision, booleans as yes/no; sweep columns when present)."""
-    cols = CSV_COLUMNS + (SWEEP_COLUMNS if any("sweep_n" in r for r in rows) else ())
+    """CSV text (numbers with full precision, booleans as yes/no; sweep and calibrated columns when present)."""
+    cols = CSV_COLUMNS + (SWEEP_COLUMNS if any("sweep_n" in r for r in rows) else ()) + \
+        (CALIBRATED_COLUMNS if any("calibrated_agreement" in r for r in rows) else ())
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n", extrasaction="ignore")
     w.writeheader()
@@ -418,26 +479,38 @@ _GRADING_PREAMBLE = (
 
 def to_markdown(rows: Sequence[Mapping[str, Any]], notes: Sequence[str] = (),
                 title: str = "Reproduced vs published headline numbers") -> str:
-    """Markdown table with the agreement rules and any notes (and a sweep's columns, :func:`add_sweep`)."""
+    """Markdown table with the agreement rules and any notes (and a sweep's columns, :func:`add_sweep`, and a
+    calibrated twin's, :func:`add_calibrated`)."""
     sweep = any("sweep_n" in r for r in rows)
+    cal = any("calibrated_agreement" in r for r in rows)
     lines = [f"# {title}", "",
              "Source: `twin` = digital twin (simulated, with its own assumed friction and drive parameters), "
              "`hardware` = measured on the robot, `model` = robot model and trajectory planner only.", "",
              _GRADING_PREAMBLE, ""]
+    head = ["quantity", "joint", "paper", "reproduced"]
     if sweep:
         lines += [f"'reproduced' is the single run's number; 'over seeds' the median [5 %, 95 %] of sweep "
                   f"`{rows[0].get('sweep', '')}` (`paperlib sweep`; twin runs with other seeds, their lengths "
                   "in the sweep's summary), 'seeds agreeing' the share of seeds whose own value passes the rule.", ""]
-        lines += ["| quantity | joint | paper | reproduced | over seeds | seeds agreeing | unit | source | "
-                  "reproduced/paper | agreement | rule | note |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    else:
-        lines += ["| quantity | joint | paper | reproduced | unit | source | reproduced/paper | agreement | rule | note |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        head += ["over seeds", "seeds agreeing"]
+    head += ["unit", "source", "reproduced/paper", "agreement"]
+    if cal:
+        lines += [f"'calibrated twin' is the same number on the {rows[0].get('calibrated_label', 'calibrated twin')} "
+                  f"(notebook `{rows[0].get('calibrated_notebook', '')}`: the same runs on the twin whose unpublished "
+                  "parameters were calibrated to a published quantity by a stated rule), graded by the same rule. Rows "
+                  "whose verdict reads 'calibrated to it' are the rule's targets: they agree by construction and are "
+                  "not evidence. 'reproduced' stays the stated twin's (the notes say why it does not adopt the "
+                  "calibration).", ""]
+        head += ["calibrated twin", "agreement (calibrated twin)"]
+    head += ["rule", "note"]
+    lines += ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for r in rows:
         seeds = "{} | {} | ".format(*_sweep_cell(r)) if sweep else ""
+        calc = f"{_fmt(r['calibrated']) if r.get('calibrated') is not None else ''} | {r.get('calibrated_agreement', '')} | " \
+            if cal else ""
         lines.append(f"| {r['quantity']} | {r['joint']} | {r['paper']} | {_fmt(r['reproduced'])} | {seeds}{r['unit']} | "
-                     f"{r['source']} | {_fmt(r['ratio'])} | {r['agreement']} | {r.get('rule', '')} | {r.get('note', '')} |")
+                     f"{r['source']} | {_fmt(r['ratio'])} | {r['agreement']} | {calc}{r.get('rule', '')} | "
+                     f"{r.get('note', '')} |")
     lines += ["", "## Agreement rules", ""]
     lines += [f"- **{k}**: {v}" for k, v in AGREEMENT_RULES.items()]
     counts: dict[str, int] = {}
@@ -547,6 +620,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             from paperlib.sensitivity.notes import add_sensitivity
 
             rows = add_sensitivity(rows, summary, AGREEING)
+    try:
+        rows = add_calibrated(rows, results, headlines)
+    except ValueError as exc:
+        print(f"comparison: {exc}", file=sys.stderr)
+        return 2
     notes = []
     for stem, r in sorted(results.items()):
         for n in r.get("notes", []):

@@ -142,4 +142,5 @@ for _nb in MEMS_P.NOTEBOOKS:
     room_notebook("mems", _nb, res=MEMS_RES, params=MEMS_P.notebook_params(MEMS_CFG, MEMS_PLAN, _nb),
                   notebook=f"{MEMS_P.NOTEBOOK_DIR}/{_nb}.ipynb", outputs={"figures": _out["figures"]},
                   inputs={"recordings": MEMS_P.notebook_recording_inputs(MEMS_CFG, MEMS_PLAN, _nb),
-                          "codegen": CODEGEN_OK, "data": list(MEMS_P.NOTEBOOK_DATA)})
+                          "codegen": CODEGEN_OK, "data": MEMS_P.notebook_data(_nb),
+                          "results": MEMS_P.notebook_result_inputs(MEMS_CFG, _nb)})

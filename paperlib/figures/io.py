@@ -111,6 +111,9 @@ def source_footer(provenance: Mapping[str, Any]) -> str | None:
     emulated = [r.get("rig") == "emulated-hardware" for r in recs]
     if any(emulated):  # the twin behind the real master and emulated devices: say so
         text += " through the emulated rig" if all(emulated) else " (partly through the emulated rig)"
+    calibrated = [bool(r.get("twin_calibration")) for r in recs]
+    if any(calibrated):  # a twin calibrated to a published quantity (issue 28): say so
+        text += ", twin calibrated to the paper" if all(calibrated) else ", partly a twin calibrated to the paper"
     names = []
     for r in recs:
         label = r.get("file") or r.get("role") or r.get("name")

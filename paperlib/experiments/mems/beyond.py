@@ -285,16 +285,16 @@ def variants(ds: Any, *, counts: Sequence[int] = (), imu_noise: Sequence[float] 
 
 def seed_campaign(seeds: Sequence[int], duration_s: float, *, counts: Sequence[int] = (),
                   imu_noise: Sequence[float] = (), progress: Callable[[str], None] | None = None,
-                  obtain: Obtain | None = None) -> dict[str, Any]:
+                  obtain: Obtain | None = None, twin_params: Any = None) -> dict[str, Any]:
     """Every variant of :func:`variants` on one twin run per seed: label -> list of metrics (one per seed).
 
     ``obtain(name, make)`` gives each run (named :func:`campaign_name`; :func:`run_obtainer`);
-    default: the twin run in memory.
+    default: the twin run in memory. ``twin_params``: the twin (default the stated one).
     """
     obtain = obtain or _in_memory
     out: dict[str, list[dict[str, Any]]] = {}
     for s in seeds:
-        ds = obtain(campaign_name(int(s), duration_s), lambda s=s: twin_run(int(s), duration_s))
+        ds = obtain(campaign_name(int(s), duration_s), lambda s=s: twin_run(int(s), duration_s, twin_params=twin_params))
         ideal = ideal_estimate(ds)
         for label, (d, delay) in variants(ds, counts=counts, imu_noise=imu_noise, seed=int(s)).items():
             res = replay(d, 3, keep_rows=True, imu_delay_cycles=delay)

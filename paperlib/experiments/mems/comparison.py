@@ -24,21 +24,24 @@ NOTES: dict[str, str] = {
                  "CTC gains over PD depends on both, so the twin's factor is its own; which assumption moves it is "
                  "measured by the sensitivity study (its note, when the build has one; docs/sensitivity.md)",
     "AC_vs_CTC_peak": "a peak is one sample; on the twin AC leaves little for feedback to do (feedback share ~5 %). "
-                      "With a friction ripple calibrated to the paper's feedback shares (docs/calibration.md, not "
-                      "adopted) the pipeline's run gives 2.16 / 1.61, but its other ratios move away from the paper's",
+                      "On the twin calibrated to the paper's feedback shares (column 'calibrated twin', notebook 07; "
+                      "docs/calibration.md) it comes closer, but the other ratios move away from the paper's",
     "share_feedback": "the paper: 'falls short of 20 %' (motor 2), 'an even lower 15 %' (motor 1), what its feed-forward "
                       "shares leave: 15 and 19 % (45 + 40, 48 + 33), feedback 'not least' against friction fluctuating around its "
                       "model; the twin's friction is a function of velocity and temperature only, so its feedback stays "
-                      "about 5 % (none of the sensitivity study's 157 samples reached 10 % on motor 2). Reachable: a "
-                      "position ripple of the gearbox friction, calibrated by a stated rule, gives the paper's shares "
-                      "with amplitudes of +/- 42 % / 77 % (paperlib/experiments/mems/share_calibration.py), but on that "
-                      "twin the IMU identification's friction-curve errors grow from medians 0.54 / 0.59 % to 4.8 / 13.1 % "
-                      "(largest 22 %; seeds 101-105, 30 s), so the twin does not adopt it (docs/calibration.md)",
+                      "about 5 % (none of the sensitivity study's 157 samples reached 10 % on motor 2). Calibrated: a "
+                      "position ripple of the gearbox friction, calibrated by a stated rule "
+                      "(paperlib/experiments/mems/share_calibration.py), gives the paper's shares with amplitudes of "
+                      "+/- 42 % / 77 %; every headline on that twin is in the column 'calibrated twin' (notebook 07). "
+                      "The stated twin does not adopt it: on the calibrated twin the IMU identification's friction-curve "
+                      "errors are several times the stated twin's (rows 'friction-curve error', same column; "
+                      "docs/calibration.md)",
     "share_": "calibrated by construction: the twin's friction level was scaled so that these shares sit near the "
               "paper's Fig. 11 (README, 'Honest data'), but the twin's feedback share (about 5 % against the "
               "paper's 15-19 %) leaves 10-14 more points to the feed-forward shares, so they cannot all come within "
               "5 points; none of the sensitivity study's 157 samples put all four within 5 points. The calibration "
-              "that reaches all six (docs/calibration.md) is not adopted: it spoils the identifications; not evidence",
+              "that reaches all six is in the column 'calibrated twin' (notebook 07), not adopted by the stated twin: "
+              "it spoils the identifications (docs/calibration.md); not evidence",
     "conv_friction": "judged by a stated tolerance rule (paperlib/experiments/mems/temperature.py) on the twin's "
                      "assumed excitation and noise; the paper reads its times off Figs. 13-15 without a rule. "
                      "The twin converges faster; which assumption moves it: the sensitivity study "

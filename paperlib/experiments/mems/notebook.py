@@ -51,7 +51,8 @@ def _same(a: Any, b: Any) -> bool:
 def matching_recording(spec: Mapping[str, Any], folder: str | os.PathLike[str] = PIPELINE_RECORDINGS) -> Path | None:
     """A recording in ``folder`` made from ``spec`` (same controller, duration, seed, ...), or None.
 
-    Only the attributes are read. A spec with ``warm_start`` matches only a warm-started run.
+    Only the attributes are read. A spec with ``warm_start`` matches only a warm-started run; a run of a
+    calibrated twin (attribute ``twin_calibration``) matches none.
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -60,9 +61,12 @@ def matching_recording(spec: Mapping[str, Any], folder: str | os.PathLike[str] =
         try:
             with xr.open_dataset(path, engine="h5netcdf") as ds:
                 cfg = json.loads(ds.attrs.get("config", "{}"))
+                calibrated = bool(ds.attrs.get("twin_calibration"))
         except Exception:  # a partial or foreign file is simply not a match
             continue
         if bool(spec.get("warm_start")) != bool(cfg.get("warm_start_P0")):
+            continue
+        if calibrated:  # a run of a twin calibrated to the paper (notebook 07) never stands in for the stated twin's
             continue
         if all(k in cfg and _same(cfg[k], v) for k, v in spec.items() if k != "warm_start"):
             return path

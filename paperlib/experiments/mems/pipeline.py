@@ -87,6 +87,8 @@ NOTEBOOKS: dict[str, list[str]] = {
     # beyond the paper (issue 17): IMU vs encoder-only, automatic model order, uncertainty
     "06_beyond_the_paper": ["beyond_imu_vs_encoder", "beyond_sweeps", "beyond_model_selection", "beyond_calibration",
                             "beyond_friction_bands"],
+    # issue 28: notebook 04's runs and a short identification campaign on the twin calibrated to Fig. 11
+    "07_calibrated_twin": ["calibrated_fig11_torque_shares", "calibrated_headlines"],
 }
 
 _PIPELINE_ONLY_SPEC_KEYS = ("archive_name", "description")
@@ -102,6 +104,7 @@ NOTEBOOK_READS: dict[str, tuple[str, ...]] = {
     "04_controller_comparison": ("q", "q_sp", "qd_sp", "qdd_sp", "tau_parts"),
     "05_temperature_convergence": ("q", "qd", "qdd", "tau_m", "pi_hat", "temperature", "Q_F_true", "tau_F_true"),
     "06_beyond_the_paper": ("q", "qd", "qdd", "tau_m"),  # model selection replays; friction bands read qd
+    "07_calibrated_twin": (),  # none of the plan's: it makes its own runs (calibrated_storage)
 }
 #: What a recording keeps when another one warm-starts from it (:func:`sources.final_estimate`
 #: averages the online estimate over its last seconds).
@@ -301,6 +304,12 @@ def notebook_params(cfg: Mapping[str, Any], plan: Mapping[str, Mapping[str, Any]
         # the notebook's own twin runs: made now (twin) or read from the release (archive)
         params.update({"runs_source": "archive" if cfg.get("archive") else "twin", "archive": cfg.get("archive"),
                        "runs_results_dir": cfg["results_dir"], "runs_store": beyond_storage(cfg)})
+    if nb == CALIBRATED_NOTEBOOK:  # no recording of the plan: only runs of its own, always of the (calibrated) twin
+        for k in ("source", "recordings", "rig_config"):
+            params.pop(k)
+        runs = s.pop("runs")
+        params.update({"specs": calibrated_specs(cfg, runs), "runs_store": calibrated_storage(cfg, runs),
+                       "stated_results": {k: str(Path(cfg["results_dir"]) / f"{k}.json") for k in CALIBRATED_READS}})
     params.update(s)
     check_parameters(f"{NOTEBOOK_DIR}/{nb}.ipynb", params)
     return params
@@ -308,7 +317,63 @@ def notebook_params(cfg: Mapping[str, Any], plan: Mapping[str, Mapping[str, Any]
 
 #: Notebooks that make twin runs of their own (beyond the plan's recordings), stored as recordings
 #: under ``<results>/mems/recordings/`` through the kit's RecordingSource.
-NOTEBOOK_RUNS: tuple[str, ...] = ("06_beyond_the_paper",)
+NOTEBOOK_RUNS: tuple[str, ...] = ("06_beyond_the_paper", "07_calibrated_twin")
+#: The notebook that remakes notebook 04's runs on the twin calibrated to Fig. 11 (issue 28), and the
+#: notebooks whose results it reads (the stated twin's numbers, for its side-by-side figure).
+CALIBRATED_NOTEBOOK = "07_calibrated_twin"
+CALIBRATED_READS: tuple[str, ...] = ("04_controller_comparison", "06_beyond_the_paper")
+
+
+def calibrated_specs(cfg: Mapping[str, Any], runs: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """Notebook 07's run specs: role -> the plan's spec of recording ``runs[role]``, warm starts named by role.
+
+    Raises
+    ------
+    ValueError
+        A role names no recording of the configuration, or warm-starts from a recording no role names.
+    """
+    role_of = {rec: role for role, rec in runs.items()}
+    out: dict[str, dict[str, Any]] = {}
+    for role, rec in runs.items():
+        if rec not in cfg["recordings"]:
+            raise ValueError(f"notebooks.{CALIBRATED_NOTEBOOK}.runs: {role} names no recording {rec!r}")
+        spec = {k: v for k, v in cfg["recordings"][rec].items() if k not in _PIPELINE_ONLY_SPEC_KEYS}
+        warm = spec.pop("warm_start", None)
+        if warm:
+            if warm not in role_of:
+                raise ValueError(f"notebooks.{CALIBRATED_NOTEBOOK}.runs: {rec} warm-starts from {warm!r}, which no "
+                                 "role names")
+            spec["warm_start"] = role_of[warm]
+        out[role] = spec
+    return out
+
+
+def calibrated_storage(cfg: Mapping[str, Any], runs: Mapping[str, str]) -> dict[str, Any]:
+    """What is kept of notebook 07's runs, by role in lower case (the names it stores them under).
+
+    The controller runs keep what notebook 04 reads of them, a run others warm-start from keeps the
+    warm start's variables, as :func:`storage` does for the plan's recordings.
+    """
+    warm_sources = {cfg["recordings"][rec].get("warm_start") for rec in runs.values()}
+    out = {}
+    for role, rec in runs.items():
+        users = {"04_controller_comparison": NOTEBOOK_READS["04_controller_comparison"]} \
+            if rec in _notebook_recordings(cfg, "04_controller_comparison").values() else {}
+        out[role.lower()] = storage_plan(cfg["recording_storage"], users,
+                                         also={"the warm start": WARM_START_READS} if rec in warm_sources else None,
+                                         float32=cfg["float32_channels"], resolution=sources.twin_resolutions(),
+                                         full_command="paperlib reproduce mems --full-recordings")
+    return out
+
+
+def notebook_data(nb: str) -> list[str]:
+    """Data files a notebook reads: the robot's, and the twin's and its calibration for notebook 07."""
+    return list(NOTEBOOK_DATA) + (list(RECORDING_DATA[1:]) + [CALIBRATION_DATA] if nb == CALIBRATED_NOTEBOOK else [])
+
+
+def notebook_result_inputs(cfg: Mapping[str, Any], nb: str) -> list[str]:
+    """Other notebooks' results a notebook reads (notebook 07: 04's and 06's)."""
+    return [str(Path(cfg["results_dir"]) / f"{k}.json") for k in CALIBRATED_READS] if nb == CALIBRATED_NOTEBOOK else []
 
 
 def beyond_storage(cfg: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -375,6 +440,8 @@ NOTEBOOK_DATA: tuple[str, ...] = ("data/robots/five_bar.toml",)
 #: Data files the twin reads when it makes a recording: the 5R's own files only (the other rooms'
 #: twins in ``data/twin/`` are not read, so their edits must not re-make the 5R's recordings and sweeps).
 RECORDING_DATA: tuple[str, ...] = ("data/robots/five_bar.toml", "data/twin/five_bar_twin.toml")
+#: The calibration notebook 07 applies (issue 28; not read by the stated twin).
+CALIBRATION_DATA = "data/twin/five_bar_fig11_calibration.toml"
 
 
 def _data_files(patterns: tuple[str, ...]) -> list[str]:

@@ -420,6 +420,8 @@ def describe_recording(ds: xr.Dataset, name: str = "") -> dict[str, Any]:
         "recording_git_commit": ds.attrs.get("git_commit"),
         "recording_created": ds.attrs.get("created"),
     }
+    if ds.attrs.get("twin_calibration"):  # a twin calibrated to a published quantity (issue 28) says so
+        d["twin_calibration"] = json.loads(ds.attrs["twin_calibration"])
     path = d["file"]
     if path and Path(path).is_file():
         from paperlib.recordings import sha256_file

@@ -202,3 +202,34 @@ def summarise(metrics: xr.Dataset, ratios: Mapping[str, list[float]], shares: xr
     if shares is not None:
         out["torque_shares_percent"] = {str(p): [float(x) for x in shares.sel(part=p).values] for p in shares["part"].values}
     return out
+
+
+def controller_summary(recs: Mapping[str, xr.Dataset], eval_start: float | str = "converged"
+                       ) -> tuple[dict[str, Any], xr.Dataset, xr.DataArray, tuple[float, float]]:
+    """Notebook 04's numbers of the PD, CTC and AC runs, on the evaluation window.
+
+    Parameters
+    ----------
+    recs : mapping controller -> recording
+        ``PD``, ``CTC`` and ``AC`` runs of the same trajectory.
+    eval_start : float or "converged"
+        Window start [s] (:func:`evaluation_window`).
+
+    Returns
+    -------
+    summary : dict
+        :func:`summarise`'s numbers, with each run's ``converged_s``.
+    metrics : xarray.Dataset
+        :func:`compare_controllers`' RMS and peak errors.
+    shares : xarray.DataArray
+        :func:`torque_shares` of the AC run [%].
+    window : tuple of float
+        The evaluation window [s].
+    """
+    window = evaluation_window(recs, eval_start)
+    metrics = compare_controllers(recs, window)
+    shares = torque_shares(recs["AC"], window)
+    summary = summarise(metrics, improvement_ratios(metrics), shares)
+    summary["converged_s"] = {c: float(d.attrs.get("converged_s", float("nan"))) for c, d in recs.items()}
+    return summary, metrics, shares, window
+

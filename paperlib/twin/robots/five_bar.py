@@ -259,7 +259,10 @@ def simulate(
         controller=controller, config=config, seed=seed, truth=truth,
         origins={"qd": "gyroscope", "qdd": "accelerometer"}, torque_side="motor", extra_vars=extra,
         attrs={"converged_s": c.converged_s, "param_names": json.dumps(names), "estimator_P": json.dumps(c.P.tolist()),
-               **({"fault": fault} if fault else {})},
+               **({"fault": fault} if fault else {}),
+               # a twin calibrated to a published quantity says so (issue 28: labelled `calibrated`)
+               **({"twin_calibration": json.dumps(tp.raw["calibration"], sort_keys=True)}
+                  if "calibration" in getattr(tp, "raw", {}) else {})},
     )
     ds = ds.assign_coords(param=names, part=["dynamic_ff", "friction_ff", "feedback"])
     if progress:

@@ -226,6 +226,24 @@ def test_smoke_reproduce(tmp_path: Path) -> None:
                                       "agreement"]
     assert len(csv) == 1 + len(__import__("paperlib.experiments.mems.comparison", fromlist=["x"]).HEADLINES)
     assert "| twin |" in (res / "paper_comparison.md").read_text()
+    # notebook 07: the same numbers on the twin calibrated to Fig. 11, in columns of their own, the shares
+    # (the calibration's targets) labelled; its recordings say which calibration they ran on
+    header = csv[0].split(",")
+    assert header[-2:] == ["calibrated", "calibrated_agreement"]
+    import csv as _csv
+
+    rows = {r["key"]: r for r in _csv.DictReader((res / "paper_comparison.csv").open())}
+    assert all(rows[f"share_{p}_j{j}"]["calibrated_agreement"].startswith("calibrated to it")
+               for p in ("friction_ff", "feedback", "dynamic_ff") for j in (1, 2))
+    assert rows["CTC_vs_PD_rms_j1"]["calibrated"] and not rows["CTC_vs_PD_rms_j1"]["calibrated_agreement"].startswith("cal")
+    assert rows["model_order_knee"]["calibrated"] == ""  # notebook 02's number: not recomputed on the calibrated twin
+    r7 = json.loads((res / "07_calibrated_twin.json").read_text())
+    assert r7["calibrated_twin"]["calibration_sha256"] and r7["source"] == "twin"
+    from paperlib.recordings import read_recording
+
+    cal = read_recording(res / "recordings" / "calibrated_ac.nc")
+    assert json.loads(cal.attrs["twin_calibration"])["status"] == "calibrated" and cal.attrs["source"] == "twin"
+    assert "twin_calibration" not in read_recording(res / "recordings" / "ac.nc").attrs
     index = (root / "paper_comparison.md").read_text()
     assert "`mems` | reproduced | [mems/paper_comparison.md]" in index and "`rrr`" in index
     # a second run with nothing changed does nothing
