@@ -12,9 +12,11 @@ is the same arm as a plant, with the same physics evaluated at its own state:
 (``M``, ``C qd + g`` from the arm's inertial regressor with the nominal inertials, as the twin's
 inverse dynamics; ``f`` the day's friction rows -- robot and day spread, the faulty day's step --
 at the gearbox's inner temperature; ``J_r`` a rotor inertia per axis, a placeholder) integrated
-semi-implicitly at each call's ``dt``, Coulomb friction held at rest below the breakaway level and
-not allowed to reverse a joint within a step; the two-node networks (the day's, discretised at the
-twin's sample period) are stepped with the friction power of the cycle. What a drive reports is the
+semi-implicitly at each call's ``dt``, Coulomb friction held at rest below the breakaway level (a
+joint so held is locked: its friction takes whatever torque keeps it still, so its drive's
+unbalanced torque does not move the other joints) and not allowed to reverse a joint within a
+step; the two-node networks (the day's, discretised at the twin's sample period) are stepped with
+the friction power of the cycle. What a drive reports is the
 torque it applies plus the twin's torque noise (joint side, divided by the gear ratio).
 
 ``views()`` gives one :class:`AxisView` per drive (its joints): the emulated drives of a chain are
@@ -58,19 +60,69 @@ def _friction_at(v, row, T, scale):  # pragma: no cover - compiled
     return steady_friction(v, row, T) * scale
 
 
+@rt_njit(inline="always")
+def _hold_still(Minv, acc, held, m, A, lam):  # pragma: no cover - compiled
+    """Take the held joints' stiction reactions out of the accelerations ``acc = Minv (drive - f)``.
+
+    A joint held at rest by its friction (``held[:m]``, its ``f`` left at 0 in ``acc``) takes
+    whatever torque keeps it still: reactions ``lam`` with ``(Minv (drive - f - lam))_held = 0``,
+    i.e. ``Minv[held, held] lam = acc[held]`` (symmetric positive definite: Gauss without
+    pivoting), then ``acc -= Minv[:, held] lam``. The held joints' accelerations become 0 and the
+    moving joints' are those of the arm with the held joints locked (``M_free qdd_free = (drive -
+    f)_free``): a held joint's unbalanced drive torque no longer reaches the others through the
+    off-diagonal terms of ``Minv``.
+
+    Parameters
+    ----------
+    Minv : ndarray, shape (n, n)
+        Inverse mass matrix (rotors included) [1 / (kg m^2)].
+    acc : ndarray, shape (n,)
+        ``Minv (drive - f)`` [rad/s^2], updated in place.
+    held : ndarray of int64, shape (n,)
+        The held joints (0-based) in its first ``m`` entries.
+    m : int
+        Number of held joints, 0 < m < n.
+    A : ndarray, shape (n, n)
+        Scratch.
+    lam : ndarray, shape (n,)
+        Scratch; the held joints' reactions [N m] in its first ``m`` entries on return.
+    """
+    n = acc.shape[0]
+    for a in range(m):
+        for b in range(m):
+            A[a, b] = Minv[held[a], held[b]]
+        lam[a] = acc[held[a]]
+    for k in range(m):
+        for a in range(k + 1, m):
+            r = A[a, k] / A[k, k]
+            for b in range(k, m):
+                A[a, b] -= r * A[k, b]
+            lam[a] -= r * lam[k]
+    for k in range(m - 1, -1, -1):
+        s = lam[k]
+        for b in range(k + 1, m):
+            s -= A[k, b] * lam[b]
+        lam[k] = s / A[k, k]
+    for i in range(n):
+        for a in range(m):
+            acc[i] -= Minv[i, held[a]] * lam[a]
+
+
 @rt_njit
 def frame_of_inner_steps(n_steps, h, q, qd, Minv, bias, gear, rows, T, scale, code, hold, q_ref, v_ff, limit,
-                         kp_pos, kp_vel, ki_vel, integral, tau_mean, energy, drive, f, tau):  # pragma: no cover
+                         kp_pos, kp_vel, ki_vel, integral, tau_mean, energy, drive, f, tau, acc, lam, held,
+                         A):  # pragma: no cover - compiled
     """Advance the arm ``n_steps`` steps of ``h`` [s], each drive's loop closed at every step.
 
     Joint side: ``q``, ``qd`` (n,) [rad, rad/s] updated in place; ``Minv`` (n, n) and ``bias`` (n,)
     [N m] held from the frame's start; friction ``rows`` at the inner temperatures ``T`` (n,) times
-    ``scale`` (n,), held at rest below the breakaway level and never reversing a joint within a step.
+    ``scale`` (n,), held at rest below the breakaway level (the joint locked: its stiction takes the
+    torque that keeps it still, :func:`_hold_still`) and never reversing a joint within a step.
     Motor side, per axis: ``code`` (LOOP_* of the axis loop), ``hold`` [N m] (CST), the position
     reference ``q_ref + v_ff t`` [rad] (CSP) or velocity ``v_ff`` [rad/s] (CSV), ``limit`` [N m], the
     gains, ``integral`` [N m] (updated). Writes the mean motor torque over the frame ``tau_mean`` (n,)
-    [N m] and adds each joint's friction energy to ``energy`` (n,) [J]. ``drive``, ``f``, ``tau`` are
-    scratch (n,).
+    [N m] and adds each joint's friction energy to ``energy`` (n,) [J]. ``drive``, ``f``, ``tau``,
+    ``acc``, ``lam`` (n,), ``held`` (n,) int64 and ``A`` (n, n) are scratch.
     """
     n = q.shape[0]
     for j in range(n):
@@ -106,11 +158,19 @@ def frame_of_inner_steps(n_steps, h, q, qd, Minv, bias, gear, rows, T, scale, co
                                          drive[j])
             else:
                 f[j] = _friction_at(qd[j], rows[j], T[j], scale[j])
+        m = 0
         for i in range(n):
-            acc = 0.0
+            a = 0.0
             for j in range(n):
-                acc += Minv[i, j] * (drive[j] - f[j])
-            qd1 = qd[i] + acc * h
+                a += Minv[i, j] * (drive[j] - f[j])
+            acc[i] = a
+            if qd[i] == 0.0 and abs(drive[i]) <= rows[i, FR_FS]:
+                held[m] = i
+                m += 1
+        if 0 < m < n:
+            _hold_still(Minv, acc, held, m, A, lam)
+        for i in range(n):
+            qd1 = qd[i] + acc[i] * h
             stuck = qd[i] == 0.0 and abs(drive[i]) <= rows[i, FR_FS]
             if stuck or (qd[i] != 0.0 and (qd1 > 0.0) != (qd[i] > 0.0)):
                 qd1 = 0.0
@@ -183,7 +243,8 @@ class CampaignArmPlant:
         # scratch of advance_loops (no allocation per frame)
         self._scale, self._energy = np.ones(self.n), np.zeros(self.n)
         self._T = np.zeros(self.n)
-        self._work = tuple(np.empty(self.n) for _ in range(3))
+        self._work = (*(np.empty(self.n) for _ in range(5)), np.zeros(self.n, dtype=np.int64),
+                      np.empty((self.n, self.n)))
 
     def _rb(self, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray) -> np.ndarray:
         self._Y(q, qd, qdd, self._Ybuf)
@@ -242,7 +303,10 @@ class CampaignArmPlant:
                 f[j] = math.copysign(abs(self.friction(j, math.copysign(1e-9, drive[j]))), drive[j])
             else:
                 f[j] = self.friction(j, float(qd[j]))
-        qdd = np.linalg.solve(M, drive - f)
+        qdd = np.zeros(n)
+        free = ~stuck
+        if free.any():  # the held joints locked: their stiction takes the torque that keeps them still
+            qdd[free] = np.linalg.solve(M[np.ix_(free, free)], (drive - f)[free])
         qd1 = qd + qdd * dt
         for j in range(n):
             if stuck[j] or (qd[j] != 0.0 and (qd1[j] > 0.0) != (qd[j] > 0.0)):
@@ -257,7 +321,7 @@ class CampaignArmPlant:
         n, z = self.n, np.zeros(self.n)
         frame_of_inner_steps(0, 0.0, z.copy(), z.copy(), np.eye(n), z, self.gear, self.rows, z, z,
                              np.zeros(n, dtype=np.int64), z, z, z, z, z, z, z, z.copy(), z.copy(), z.copy(),
-                             np.empty(n), np.empty(n), np.empty(n))
+                             *self._work)
 
     def advance_loops(self, dt: float, n_steps: int) -> None:
         """Advance the arm by ``dt`` [s] in ``n_steps`` steps under the drives' loops of the last frame."""

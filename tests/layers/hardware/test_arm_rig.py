@@ -145,6 +145,39 @@ def test_inner_steps_hold_the_arm_where_one_step_per_frame_rings():
     assert sixteen < 0.2 * one, (one, sixteen)  # motor-side [rad], measured in the second second
 
 
+@pytest.mark.parametrize("n_steps", [0, 1, 16])
+def test_a_joint_held_by_its_stiction_does_not_move_the_others(n_steps):
+    """Joint 2 turns at constant speed under exactly its bias and friction torque, the other joints held at
+    rest by their friction with a drive torque off balance (within breakaway): whatever that torque, it is
+    the held joints' friction that takes it, so joint 2 keeps its speed and the held joints stay put.
+    ``n_steps`` 0: :meth:`advance` (the torque held over the frame), else :meth:`advance_loops` (CST)."""
+    from paperlib.friction.lugre import FR_FS
+    from paperlib.hardware.emulators.axis_loop import LOOP_CST
+
+    runs = []
+    for sign in (1.0, -1.0):
+        arm, _ = _arm()
+        q0 = arm.q.copy()
+        arm.qd[1] = 1.0
+        h = arm._rb(arm.q, arm.qd, np.zeros(6))  # C qd + g [N m]
+        off = sign * 0.5 * arm.rows[:, FR_FS] * np.array([1.0, 0.0, -1.0, 1.0, -1.0, 1.0])  # half the breakaway
+        joint = h + off
+        joint[1] = h[1] + arm.friction(1, 1.0)
+        if n_steps:
+            arm.loops.update(_loop_frame(LOOP_CST, hold=0.0))
+            arm.loops["hold"][:] = joint / arm.gear
+            arm.advance_loops(0.004, n_steps)
+        else:
+            arm.tau_motor[:] = joint / arm.gear
+            arm.advance(0.004)
+        held = [0, 2, 3, 4, 5]
+        np.testing.assert_array_equal(arm.qd[held], 0.0)
+        np.testing.assert_array_equal(arm.q[held], q0[held])
+        runs.append(arm.qd[1])
+    # joint 2's speed does not depend on the held joints' off-balance torques (before: ~1e-3 rad/s apart)
+    assert runs[0] == pytest.approx(1.0, abs=1e-9) and runs[1] == pytest.approx(runs[0], abs=1e-9), runs
+
+
 def test_a_drive_refuses_inner_steps_without_a_plant_that_runs_them():
     from paperlib.hardware.emulators.devices import Cia402Drive, InertiaPlant
 
