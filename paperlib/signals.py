@@ -84,6 +84,33 @@ def zero_phase_derivatives(q: np.ndarray, fs: float, cutoff_hz: float, order: in
     return q_f, qd, qdd
 
 
+def held_to_centred(x: np.ndarray) -> np.ndarray:
+    """A zero-order-hold signal re-timed to the sample instants of zero-phase derivatives.
+
+    A drive torque logged at sample k is the torque held over ``[t_k, t_k+1)`` (the twins' and the
+    emulated rigs' convention, and the rooms' alignment of a real drive's reported torque). The
+    acceleration :func:`zero_phase_derivatives` gives at ``t_k`` is centred on ``t_k``, i.e. on
+    ``[t_k - dt/2, t_k + dt/2)``, over which the held torque averages ``(x[k-1] + x[k]) / 2``. Paired
+    without this, a torque that changes every cycle is half a sample late against the acceleration;
+    with a heavy inertia that is more than the friction being identified (the 3-RRR's calibrated
+    rotors, docs/rrr.md).
+
+    Parameters
+    ----------
+    x : ndarray, shape (n_time, ...)
+        The held signal (e.g. drive torques [N m]).
+
+    Returns
+    -------
+    ndarray, same shape
+        ``(x[k-1] + x[k]) / 2``; the first sample, which has no predecessor, is ``x[0]``.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    out = x.copy()
+    out[1:] = 0.5 * (x[1:] + x[:-1])
+    return out
+
+
 def ensure_kinematics(ds: xr.Dataset, cutoff_hz: float, order: int = 4, force: bool = False) -> xr.Dataset:
     """A recording with ``qd`` and ``qdd``: the file's own, or derived from ``q`` when absent.
 

@@ -61,9 +61,9 @@ def _headlines() -> list[Headline]:
                       "choice", "yes/no", NB_ID,
                       lambda r: None if "curve_errors" not in r.get("kostic", {}) else max(r["kostic"]["curve_errors"]["max_rel"]) < 0.05,
                       "with the calibrated rotor inertia the friction is a few % of the drive torque while the drives accelerate "
-                      "(E up to 290 N m at the joint against 2-4 N m of friction), and E from the filtered accelerations is off by "
-                      "more than the friction there (on the build's sampling recording, tau / k_f - E - true friction is "
-                      "19-22 N m RMS where |qdd| > 10 rad/s^2, 0.6-0.8 N m where it is below 1); the sampling run also meets the torque limit in some directions. k_f is still recovered (0.02 %)"))
+                      "(E up to 290 N m at the joint against 2-4 N m of friction), so the torque must be paired with the "
+                      "acceleration over the same interval: the drive torque held over each cycle is centred on the samples "
+                      "(paperlib.signals.held_to_centred; without it the curves were 30-48 % off)"))
     H.append(Headline("v_max", "V_max over the work region (Table 4)", "-", 0.42, "approx", "m/s", NB_ID,
                       dig("limits", "V_max_m_s"),
                       "not calibrated: computed from the paper's n and omega_max over the assumed work region (disk of 0.12 m "

@@ -4,7 +4,8 @@ From a recording (``q`` of the three drives, reported joint-side torque ``tau_m`
 
 1. ``q`` is filtered and differentiated without phase lag (:func:`paperlib.signals.zero_phase_derivatives`);
    the platform point is ``fk(q)``, its velocity and acceleration the same filter's derivatives.
-2. ``E = (J_a^T)^+ (M_s p_dd + C_s p_dot)`` from the a priori model (eq. 37).
+2. ``E = (J_a^T)^+ (M_s p_dd + C_s p_dot)`` from the a priori model (eq. 37). The drive torque,
+   held over each cycle, is re-timed to the derivatives' instants (:func:`paperlib.signals.held_to_centred`).
 3. Samples where every drive has slid (``|qd_i| > v_gate``) for at least ``settle_s`` enter the fit:
    the stuck samples of the dwell and the first tens of milliseconds after a start or a reversal
    (presliding, the bristles of a real contact re-deflecting) carry no friction the law represents.
@@ -25,7 +26,7 @@ import xarray as xr
 from paperlib.estimation.nls import CoulombViscousLS, FrictionData, KosticNLS
 from paperlib.recordings import require_channels
 from paperlib.robots.three_rrr import ThreeRRR
-from paperlib.signals import filter_description, zero_phase_derivatives
+from paperlib.signals import filter_description, held_to_centred, zero_phase_derivatives
 
 #: The paper's Table 2 (its units are not stated: k_f converts the drive's digital torque).
 PAPER_TABLE2: dict[str, Any] = {
@@ -76,12 +77,15 @@ def friction_data(ds: xr.Dataset, robot: ThreeRRR, *, cutoff_hz: float = DEFAULT
     q_f, qd, qdd = zero_phase_derivatives(q, fs, cutoff_hz)
     p = robot.fk(q)
     p_f, pd, pdd = zero_phase_derivatives(p, fs, cutoff_hz)
+    tau = held_to_centred(tau)  # the torque over the same interval as the centred acceleration
     keep = sliding_mask(qd, v_gate, int(round(settle_s * fs)))
+    keep[0] = False  # no torque before the first sample to centre it with
     if keep.sum() < 50:
         raise ValueError(f"{where}: only {int(keep.sum())} samples with every drive sliding (|qd| > {v_gate} rad/s)")
     F, J, _ = robot.inverse_dynamics(p_f[keep], pd[keep], pdd[keep])
     E = min_norm(J, F)
-    meta = {"filter": filter_description(cutoff_hz, 4), "v_gate_rad_s": v_gate, "settle_s": settle_s, "n_total": int(q.shape[0]),
+    meta = {"filter": filter_description(cutoff_hz, 4), "torque": "held over each cycle, centred on the samples",
+            "v_gate_rad_s": v_gate, "settle_s": settle_s, "n_total": int(q.shape[0]),
             "n_used": int(keep.sum()), "source": ds.attrs.get("source", "unknown")}
     return FrictionData(tau=tau[keep], E=E, v=qd[keep], J=J, meta=meta)
 

@@ -75,7 +75,7 @@ FACTORS: dict[str, str] = {k: a.meaning for k, a in ASSUMPTIONS.items()}
 #: A cheaper setting (fewer NLS starts): on the stated twin it gives the default's values (tests/rooms/rrr/test_rrr_sweep.py).
 #: Shorter stays at the sampling positions (``dwell_s``) do not: 0.5 s moves the location error after
 #: compensation by 18 % and flips kostic_beats_cv_peak.
-FAST: dict[str, Any] = {"n_starts": 3}
+FAST: dict[str, Any] = {"n_starts": 6}
 
 
 def apply_factors(factors: Mapping[str, Any] | None = None, robot: Any = None, twin: Any = None) -> tuple[Any, Any]:

@@ -77,7 +77,7 @@ def test_run_seed_returns_every_headline_key(fast_run):
 
 
 def test_fast_setting_gives_the_default_values_on_the_stated_twin(fast_run):
-    """FAST (3 NLS starts instead of 8) must not move a headline by more than 1 % nor flip a yes/no."""
+    """FAST (6 NLS starts instead of 8) must not move a headline by more than 1 % nor flip a yes/no."""
     full = sweep.run_seed(0, {}, {})["values"]
     for k, v in full.items():
         w = fast_run["values"][k]
