@@ -218,9 +218,12 @@ def load_solution(path: Path = SOLUTION_FILE) -> tuple[np.ndarray, np.ndarray]:
 
 
 def calibrated_twin(path: Path = SOLUTION_FILE) -> Any:
-    """The stated twin with the stored calibration applied (``TwinParams``)."""
+    """The stated twin with the stored calibration applied (``TwinParams``), at the file's ripple order."""
+    from paperlib._toml import read_toml
+
     level, ripple = load_solution(path)
-    return twin_with(level, ripple)
+    order = float(read_toml(path)["calibration"].get("ripple_cycles_per_joint_rev", RIPPLE_CYCLES_PER_JOINT_REV))
+    return twin_with(level, ripple, order=order)
 
 
 def identification_errors(twin_params: Any = None, seeds: Sequence[int] = (101, 102, 103, 104, 105),

@@ -48,9 +48,15 @@ def test_notebooks_are_thin_parameterized_and_clean(name: str) -> None:
             assert c.outputs == [] and c.execution_count is None, "notebooks are committed without outputs"
             assert len(c.source.splitlines()) <= 30, "logic belongs in paperlib.experiments, not the notebook"
     params = _parameters_cell(nb)
-    for key in ("source", "rig_config", "recordings", "output_dir", "results_file", "formats", "pipeline_source"):
-        assert key in params, key
-    assert params["source"] in sources.SOURCES
+    if name == P.CALIBRATED_NOTEBOOK:  # no recording of the plan: it makes (or reads from a release) runs of its own
+        for key in ("runs_source", "runs_results_dir", "runs_store", "output_dir", "results_file", "formats",
+                    "pipeline_source"):
+            assert key in params, key
+        assert params["runs_source"] in ("twin", "archive") and not {"source", "recordings"} & set(params)
+    else:
+        for key in ("source", "rig_config", "recordings", "output_dir", "results_file", "formats", "pipeline_source"):
+            assert key in params, key
+        assert params["source"] in sources.SOURCES
     assert params["results_file"] == f"scratch/mems/{name}.json"  # by hand: scratch; the pipeline passes results/mems
     # every parameter the pipeline passes exists in the notebook
     cfg = P.load_config()
