@@ -24,8 +24,8 @@ import xarray as xr
 
 from paperlib.experiments.mems import tracking as tr
 
-__all__ = ["CONTROLLER_NOTEBOOK", "IDENTIFICATION_NOTEBOOK", "RUN_PREFIX", "calibrated_recordings", "side_by_side",
-           "controller_numbers", "identification_numbers", "results_block", "target_keys"]
+__all__ = ["CONTROLLER_NOTEBOOK", "IDENTIFICATION_NOTEBOOK", "RUN_PREFIX", "obtainer", "calibrated_recordings",
+           "side_by_side", "identification_numbers", "results_block", "target_keys"]
 
 #: The notebooks whose numbers the calibrated twin recomputes (the table's rows read them by these stems).
 CONTROLLER_NOTEBOOK = "04_controller_comparison"
@@ -36,25 +36,25 @@ RUN_PREFIX = "calibrated_"
 Obtain = Callable[[str, Callable[[], Any]], Any]
 
 
-def _order(specs: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """Run names with every warm-start source before the runs that start from it."""
-    done: list[str] = []
+def obtainer(source: Any, stores: Mapping[str, Any] | None = None) -> Obtain:
+    """``obtain(name, make)`` for the calibrated twin's runs: stored as ``calibrated_<name>`` and read back.
 
-    def visit(name: str, stack: tuple[str, ...]) -> None:
-        if name in done:
-            return
-        if name not in specs:
-            raise KeyError(f"run {stack[-1] if stack else name!r} warm-starts from unknown run {name!r}")
-        if name in stack:
-            raise ValueError(f"warm_start cycle: {' -> '.join(stack + (name,))}")
-        warm = specs[name].get("warm_start")
-        if warm:
-            visit(str(warm), stack + (name,))
-        done.append(name)
+    Parameters
+    ----------
+    source : RecordingSource
+        Where the runs go (or, for ``archive``, the release they are read from).
+    stores : mapping, optional
+        Run name (without the prefix) -> what is kept of it (:func:`paperlib.recordings.storage.apply_storage`
+        plans; a name not listed is kept whole).
+    """
+    from paperlib.experiments.mems.beyond import run_obtainer
 
-    for n in specs:
-        visit(n, ())
-    return done
+    stores = dict(stores or {})
+
+    def obtain(name: str, make: Callable[[], Any]) -> Any:
+        return run_obtainer(source, stores.get(name.lower()))(RUN_PREFIX + name.lower(), make)
+
+    return obtain
 
 
 def calibrated_recordings(specs: Mapping[str, Mapping[str, Any]], twin_params: Any, obtain: Obtain) -> dict[str, xr.Dataset]:
@@ -67,8 +67,7 @@ def calibrated_recordings(specs: Mapping[str, Mapping[str, Any]], twin_params: A
     twin_params : TwinParams
         The calibrated twin (:func:`paperlib.experiments.mems.share_calibration.calibrated_twin`).
     obtain : callable
-        ``obtain(name, make)`` (:func:`paperlib.experiments.mems.beyond.run_obtainer`): each run is
-        stored as ``calibrated_<role>`` and read back, or read from a data release.
+        ``obtain(name, make)`` (:func:`obtainer`).
 
     Returns
     -------
@@ -77,27 +76,8 @@ def calibrated_recordings(specs: Mapping[str, Mapping[str, Any]], twin_params: A
     from paperlib.experiments.mems import sources
     from paperlib.robots.five_bar import FiveBar
 
-    twin = {"twin_params": twin_params, "robot": FiveBar.default()}
-    out: dict[str, xr.Dataset] = {}
-    for role in _order(specs):
-        spec = dict(specs[role])
-        warm = spec.pop("warm_start", None)
-        spec.pop("description", None)
-        warm_ds = out[warm] if warm else None
-        out[role] = obtain(RUN_PREFIX + role.lower(),
-                           lambda spec=spec, warm_ds=warm_ds: sources.make_recording_now(
-                               spec, source="twin", warm_from=warm_ds, twin=twin))
-    return out
-
-
-def controller_numbers(recs: Mapping[str, xr.Dataset], eval_start: float | str = "converged"
-                       ) -> tuple[dict[str, Any], xr.DataArray, tuple[float, float]]:
-    """Notebook 04's numbers of the PD, CTC and AC runs: (summary, torque shares, window [s]).
-
-    The same computation as notebook 04 (:func:`tracking.controller_summary`), so that its rows read both.
-    """
-    summary, _, shares, window = tr.controller_summary(recs, eval_start)
-    return summary, shares, window
+    return sources.obtain_recordings(specs, source="twin", twin={"twin_params": twin_params, "robot": FiveBar.default()},
+                                     obtain=obtain)
 
 
 def identification_numbers(seeds: Sequence[int], duration_s: float, twin_params: Any, obtain: Obtain,
@@ -112,10 +92,7 @@ def identification_numbers(seeds: Sequence[int], duration_s: float, twin_params:
     """
     from paperlib.experiments.mems import beyond as bd
 
-    def prefixed(name: str, make: Callable[[], Any]) -> Any:
-        return obtain(RUN_PREFIX + name, make)
-
-    camp = bd.seed_campaign(seeds, duration_s, obtain=prefixed, progress=progress, twin_params=twin_params)
+    camp = bd.seed_campaign(seeds, duration_s, obtain=obtain, progress=progress, twin_params=twin_params)
     return {"imu_vs_encoder": bd.summarise(camp)}
 
 
@@ -136,7 +113,7 @@ def results_block(calibration_file: str | Path, controller: Mapping[str, Any], i
     calibration_file : path-like
         The ``[calibration]`` table applied (``data/twin/five_bar_fig11_calibration.toml``).
     controller, identification : mapping
-        :func:`controller_numbers`' summary and :func:`identification_numbers`.
+        :func:`tracking.controller_summary`'s summary and :func:`identification_numbers`.
     n_seeds, duration_s : int, float
         The identification campaign's size (it is smaller than notebook 06's).
     """
@@ -170,7 +147,7 @@ def side_by_side(stated_results: Mapping[str, str] | None, controller: Mapping[s
     stated_results : mapping or None
         Notebook stem -> results file of the stated twin (04's and 06's), relative to the repository root.
     controller, identification : mapping
-        The calibrated twin's :func:`controller_numbers` summary and :func:`identification_numbers`.
+        The calibrated twin's :func:`tracking.controller_summary` summary and :func:`identification_numbers`.
     label : str
         What the calibrated twin is (:func:`results_block`'s ``label``).
     """

@@ -339,7 +339,9 @@ def make_recording_now(spec: Mapping[str, Any], *, source: str, rig_config: str 
 def obtain_recordings(specs: Mapping[str, Mapping[str, Any]], *, source: str,
                       paths: Mapping[str, str | os.PathLike[str]] | None = None,
                       rig_config: str | os.PathLike[str] | None = None,
-                      progress: bool = False, twin: Mapping[str, Any] | None = None) -> dict[str, xr.Dataset]:
+                      progress: bool = False, twin: Mapping[str, Any] | None = None,
+                      obtain: Callable[[str, Callable[[], xr.Dataset]], xr.Dataset] | None = None
+                      ) -> dict[str, xr.Dataset]:
     """All recordings an experiment needs, by name.
 
     Parameters
@@ -354,6 +356,9 @@ def obtain_recordings(specs: Mapping[str, Mapping[str, Any]], *, source: str,
         Rig configuration (required for ``hardware``).
     twin : mapping, optional
         ``twin_params`` and ``robot`` for every twin run (:func:`make_recording_now`).
+    obtain : callable, optional
+        ``obtain(name, make)`` gives each run made now (e.g. stored and read back,
+        :func:`paperlib.experiments.mems.beyond.run_obtainer`); default ``make()``.
 
     Returns
     -------
@@ -384,8 +389,9 @@ def obtain_recordings(specs: Mapping[str, Mapping[str, Any]], *, source: str,
         warm = spec.pop("warm_start", None)
         warm_ds = make(warm, stack + (name,)) if warm else None
         spec.pop("description", None)
-        out[name] = make_recording_now(spec, source=source, rig_config=rig_config, warm_from=warm_ds,
-                                       progress=progress, twin=twin)
+        run = lambda: make_recording_now(spec, source=source, rig_config=rig_config,  # noqa: E731
+                                         warm_from=warm_ds, progress=progress, twin=twin)
+        out[name] = obtain(name, run) if obtain is not None else run()
         return out[name]
 
     for name in specs:

@@ -46,6 +46,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from paperlib._jit import rt_njit
+from paperlib._linalg import solve_inplace
 from paperlib.friction.lugre import FR_FS, steady_friction
 
 __all__ = ["CampaignArmPlant", "AxisView", "day_from_config", "plant_for_day", "day_setpoints",
@@ -66,11 +67,11 @@ def _hold_still(Minv, acc, held, m, A, lam):  # pragma: no cover - compiled
 
     A joint held at rest by its friction (``held[:m]``, its ``f`` left at 0 in ``acc``) takes
     whatever torque keeps it still: reactions ``lam`` with ``(Minv (drive - f - lam))_held = 0``,
-    i.e. ``Minv[held, held] lam = acc[held]`` (symmetric positive definite: Gauss without
-    pivoting), then ``acc -= Minv[:, held] lam``. The held joints' accelerations become 0 and the
-    moving joints' are those of the arm with the held joints locked (``M_free qdd_free = (drive -
-    f)_free``): a held joint's unbalanced drive torque no longer reaches the others through the
-    off-diagonal terms of ``Minv``.
+    i.e. ``Minv[held, held] lam = acc[held]`` (:func:`paperlib._linalg.solve_inplace`), then
+    ``acc -= Minv[:, held] lam``. The held joints' accelerations become 0 and the moving joints' are
+    those of the arm with the held joints locked (``M_free qdd_free = (drive - f)_free``): a held
+    joint's unbalanced drive torque no longer reaches the others through the off-diagonal terms of
+    ``Minv``.
 
     Parameters
     ----------
@@ -92,17 +93,7 @@ def _hold_still(Minv, acc, held, m, A, lam):  # pragma: no cover - compiled
         for b in range(m):
             A[a, b] = Minv[held[a], held[b]]
         lam[a] = acc[held[a]]
-    for k in range(m):
-        for a in range(k + 1, m):
-            r = A[a, k] / A[k, k]
-            for b in range(k, m):
-                A[a, b] -= r * A[k, b]
-            lam[a] -= r * lam[k]
-    for k in range(m - 1, -1, -1):
-        s = lam[k]
-        for b in range(k + 1, m):
-            s -= A[k, b] * lam[b]
-        lam[k] = s / A[k, k]
+    solve_inplace(A, lam, m)
     for i in range(n):
         for a in range(m):
             acc[i] -= Minv[i, held[a]] * lam[a]
