@@ -42,6 +42,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("serial", "paperlib.serial_cli", "serial arms: identification from a recording"),
     Command("thermal", "paperlib.estimation.thermal_cli",
             "temperature-dependent friction from warm-up recordings (paper 001)"),
+    Command("compare", "paperlib.comparison_builds",
+            "grade one build's comparison table against another's, row by row, by each row's rule"),
     Command("archive", "paperlib.archive.cli",
             "data releases: pack the recordings a build used, verify a release, fetch one"),
 )

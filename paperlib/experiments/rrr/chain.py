@@ -123,7 +123,7 @@ def tracking_results(ident: Mapping[str, Any], robot: ThreeRRR, twin: ThreeRRRTw
     paper_rows = [r for r in rows if r["controller"] in trk.CONTROLLERS]
 
     def beats(v: float, m: str) -> bool:
-        return trends.value(rows, v, "kostic", m) < trends.value(rows, v, "coulomb-viscous", m)
+        return trends.below(trends.value(rows, v, "kostic", m), trends.value(rows, v, "coulomb-viscous", m))
 
     top = max(speeds)
     trends_paper = {

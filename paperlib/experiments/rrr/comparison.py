@@ -127,7 +127,8 @@ def _headlines() -> list[Headline]:
     H.append(Headline("kostic_beats_cv", "Kostic beats Coulomb + viscous at 400 mm/s (mean speed error)", "-", True, "choice",
                       "yes/no", NB_TR, dig("trends", "kostic_beats_cv_at_400"),
                       "on the calibrated twin the Kostic, Coulomb + viscous and true-friction feed-forwards leave mean errors "
-                      "within a few % of each other at every speed (Coulomb + viscous a little lower): a perfect static friction "
+                      "within a few % of each other at every speed; at 400 mm/s Kostic's and Coulomb + viscous' are less than the "
+                      "0.01 mm/s Table 5 prints apart, a tie, not a win (trends.RESOLUTION_MM_S): a perfect static friction "
                       "model leaves the same error, so what is left is not the friction model's (notebook 02, Table 5 with the "
                       "true-friction rows)"))
     H.append(Headline("kostic_beats_cv_peak", "Kostic beats Coulomb + viscous at 400 mm/s (largest speed-error magnitude)", "-", True,

@@ -192,6 +192,21 @@ def test_trend_checks_read_each_metric_separately():
         trends.trend_checks(_rows(table), speeds + (0.5,))
 
 
+def test_trends_read_no_ordering_below_the_papers_printed_resolution():
+    """Table 5 prints 0.01 mm/s: errors closer than that neither grow, nor cut, nor beat each other."""
+    speeds = (0.3, 0.4)
+    r = trends.RESOLUTION_MM_S
+    table = {(0.3, "none"): (9.0, 4.0), (0.4, "none"): (9.0 + 0.6 * r, 4.0 + 3 * r),
+             (0.3, "kostic"): (3.0, 1.0), (0.4, "kostic"): (3.0, 1.6 - 0.5 * r),
+             (0.3, "coulomb-viscous"): (3.0, 1.0 + 1.5 * r), (0.4, "coulomb-viscous"): (3.0, 1.6)}
+    s = trends.summary(trends.trend_checks(_rows(table), speeds))
+    assert s["errors grow with speed"] == {"mean": True, "peak": False}  # the peak grows by 0.6 of a printed digit only
+    assert s["Kostic beats Coulomb + viscous at high speed"]["mean"] is False  # 400 mm/s: half a digit apart
+    table[(0.4, "kostic")] = (3.0, 1.6 - 1.5 * r)
+    assert trends.summary(trends.trend_checks(_rows(table), speeds))["Kostic beats Coulomb + viscous at high speed"]["mean"] is True
+    assert trends.below(1.0, 1.0 + 2 * r) and not trends.below(1.0, 1.0 + 0.9 * r) and not trends.below(1.0, 0.9)
+
+
 def test_twin_variants_change_only_what_they_say(twin):
     ns = sensitivity.VARIANTS["no-stribeck"][1](twin)
     assert all(j.static_Nm == j.coulomb_Nm for j in ns.friction)
