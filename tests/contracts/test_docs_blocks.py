@@ -127,6 +127,9 @@ NOT_RUN: dict[tuple[str, str], str] = {
                     "--live-port 8800 --live-linger 120"):
         "needs the robot; the live page of a twin run is run above and opened in Chromium by "
         "tests/layers/live/test_live_page_browser.py (marked browser)",
+    ("hardware.md", "paperlib compare --reference results/rrr/paper_comparison.csv --other RIG/rrr/paper_comparison.csv "
+                    "--md rig_vs_twin.md"): "needs a twin build and a rig build of rrr (minutes, root); "
+        "tests/layers/comparison/test_between_builds.py runs the same command on tables the table builder wrote",
     ("hardware.md", "paperlib hardware probe --interface enp3s0"): "needs an EtherCAT network interface",
     ("hardware.md", "sudo paperlib hardware selftest --duration 12 --json selftest.json"): "needs root "
         "(network namespaces): tests marked root run it (in lock step)",
