@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from paperlib.comparison import GRADES, NEEDS, agreement, grade
+from paperlib.comparison import NEEDS, agreement, rule_text
 
 __all__ = ["BETWEEN_BUILDS", "read_table", "kind_of", "between_builds", "counts", "to_markdown", "add_parser", "main"]
 
@@ -50,8 +50,6 @@ BETWEEN_BUILDS: dict[str, str] = {
 
 #: Verdicts of :func:`between_builds`.
 WITHIN, OUTSIDE, MISSING = "within the rule", "outside the rule", "missing"
-
-_GRADE_F = dict(GRADES)
 
 
 def read_table(path: str | Path) -> dict[str, dict[str, str]]:
@@ -106,19 +104,17 @@ def _grade_between(kind: str, ref: str, other: str, paper: str) -> tuple[float |
     if r is None or o is None:
         return None, MISSING, "a build gives no finite number"
     ratio = o / r if r != 0 else None
-    if kind == "percent":
-        d = abs(o - r)
-        return ratio, WITHIN if d <= 5.0 else OUTSIDE, f"{d:.3g} points apart"
+    if kind == "percent":  # the room's own rule, the reference in the paper's place
+        return ratio, WITHIN if agreement("percent", r, o)[1] == "agrees" else OUTSIDE, f"{abs(o - r):.3g} points apart"
     if kind in ("upper_bound", "lower_bound"):
         p = _paper_bound(paper)
         if p is None:
             return ratio, MISSING, f"no bound in the paper's cell {paper!r}"
         sides = [agreement(kind, p, v)[1] for v in (r, o)]
         return ratio, WITHIN if sides[0] == sides[1] else OUTSIDE, " / ".join(sides)
-    need = NEEDS["factor" if kind == "factor" else "approx"]
-    g = grade(ratio)
-    reached = g != "differs" and _GRADE_F[g] <= _GRADE_F[need]
-    return ratio, WITHIN if reached else OUTSIDE, f"{g if g != 'differs' else 'beyond a factor 2'}, needs {need}"
+    graded = "factor" if kind == "factor" else "approx"  # a number beyond the paper is held to the 'about x' need
+    reached = agreement(graded, r, o)[1].startswith("agrees")
+    return ratio, WITHIN if reached else OUTSIDE, rule_text(graded, r, o).split(": ", 1)[1]
 
 
 def between_builds(reference: Mapping[str, Mapping[str, str]], other: Mapping[str, Mapping[str, str]]
