@@ -96,7 +96,7 @@ def select_friction_model(ds: Any, candidates: dict[str, FrictionModel] | None =
         ``cv_se_Nm2``, ``rho_rms_prior_Nm``, ``description``), ``tau_samples``, ``n_eff``, ``rules``.
     """
     from paperlib.estimation.config import EstimatorConfig
-    from paperlib.estimation.replay import replay
+    from paperlib.estimation.replay import replay_models
 
     if criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {sorted(CRITERIA)}, got {criterion!r}")
@@ -104,10 +104,8 @@ def select_friction_model(ds: Any, candidates: dict[str, FrictionModel] | None =
     if not cands:
         raise ValueError("no candidate models")
     cfg = config or EstimatorConfig()
-    fits: dict[str, Any] = {}
-    for label, m in cands.items():
-        fits[label] = replay(ds, config=cfg.replace(model=m), keep_rows=True, imu_delay_cycles=imu_delay_cycles,
-                             robot=robot)
+    fits: dict[str, Any] = dict(zip(cands, replay_models(ds, list(cands.values()), config=cfg, keep_rows=True,
+                                                         imu_delay_cycles=imu_delay_cycles, robot=robot)))
     if replays is not None:
         replays.update(fits)
     n_par = {c: int(fits[c].estimator.n_params) for c in cands}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import numpy as np
 import xarray as xr
@@ -46,6 +47,105 @@ def _rows(kid, Q, QD, QDD, TAU, prm, cols, Y, R, status, Q_IG, D_m, D_ups, ups_d
                     Y[i, a, b] = 0.0
 
 
+@rt_njit
+def _summed_rows(kid, Q, QD, QDD, TAU, prm, cols, col_start, y_start, Y_flat, R, status, Q_IG, D_m, D_ups, ups_d,
+                 Y_I, y, r):  # pragma: no cover - compiled
+    """Summed rows of several friction models from one kernel evaluation per sample.
+
+    Model ``m`` has the columns ``cols[col_start[m]:col_start[m + 1]]`` and its ``w = y_start[m + 1] -
+    y_start[m]`` summed columns fill the C-ordered block (N, w) of ``Y_flat`` that starts at ``N *
+    y_start[m]``; ``R`` (N,) is the summed right-hand side, which no friction model changes. Each sum
+    adds the joints in order from 0.0, as ``ndarray.sum(axis=1)`` of the per-joint rows does, so the
+    rows are those of :func:`_rows` summed, bit for bit.
+    """
+    n = Q.shape[1]
+    N = Q.shape[0]
+    for i in range(N):
+        s = robot_terms(kid, Q[i], QD[i], QDD[i], prm, Q_IG, D_m, D_ups, ups_d, Y_I)
+        status[i] = s
+        for m in range(col_start.shape[0] - 1):
+            w = y_start[m + 1] - y_start[m]
+            at = N * y_start[m] + i * w
+            if s != 0:
+                for c in range(w):
+                    Y_flat[at + c] = 0.0
+                continue
+            assemble_row(Q_IG, D_m, TAU[i], Y_I, D_ups, ups_d, cols[col_start[m]:col_start[m + 1]], y, r)
+            for c in range(w):
+                acc = 0.0
+                for a in range(n):
+                    acc += y[a, c]
+                Y_flat[at + c] = acc
+        if s != 0:
+            R[i] = 0.0
+            continue
+        acc = 0.0
+        for a in range(n):
+            acc += r[a]
+        R[i] = acc
+
+
+def summed_regressor_rows(robot, models: Sequence[FrictionModel], q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
+                          tau_m: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """Summed rows of several friction models over the same samples, the robot's kernel evaluated once per sample.
+
+    Parameters
+    ----------
+    robot
+        Known model (its kernel set and parameters).
+    models : sequence of FrictionModel
+        Friction models; their rows share every column but the friction block.
+    q, qd, qdd : ndarray, shape (N, n)
+        Joint angle [rad], rate [rad/s] and acceleration [rad/s^2].
+    tau_m : ndarray, shape (N, n_drv)
+        Drive torques [N m].
+
+    Returns
+    -------
+    Y_sum : list of ndarray, shape (N, n_pi) each
+        Per model, ``Y.sum(axis=1)`` of :func:`regressor_rows` (bit for bit).
+    R_sum : ndarray, shape (N,)
+        ``R.sum(axis=1)`` [N m], the same for every model.
+
+    Raises
+    ------
+    ValueError
+        If a sample lies outside the workspace or at a singularity (naming the first).
+    """
+    ks, arrs, work = _kernel_inputs(robot, q, qd, qdd, tau_m)
+    N, n = arrs[0].shape
+    base = ks.n_drives + ks.n_inertial
+    col_list = [np.asarray(m.columns(), dtype=np.int64).reshape(-1, 3) for m in models]
+    cols = np.ascontiguousarray(np.concatenate(col_list, axis=0))
+    col_start = np.concatenate([[0], np.cumsum([len(c) for c in col_list])]).astype(np.int64)
+    widths = [base + len(c) for c in col_list]
+    y_start = np.concatenate([[0], np.cumsum(widths)]).astype(np.int64)
+    Y_flat = np.empty(N * int(y_start[-1]))
+    R = np.empty(N)
+    status = np.empty(N, dtype=np.int64)
+    work = (*work, np.empty((n, max(widths))), np.empty(n))
+    _summed_rows(ks.kid, *arrs, robot.params, cols, col_start, y_start, Y_flat, R, status, *work)
+    _raise_on_bad_samples(status, arrs[0])
+    return [Y_flat[N * y_start[m]:N * y_start[m + 1]].reshape(N, widths[m]) for m in range(len(models))], R
+
+
+def _kernel_inputs(robot, *channels: np.ndarray) -> tuple[object, list[np.ndarray], tuple[np.ndarray, ...]]:
+    """The kernel set, the channels as contiguous float64 and the work arrays of one kernel evaluation."""
+    ks = robot.kernels
+    arrs = [np.ascontiguousarray(a, dtype=np.float64) for a in channels]
+    n = arrs[0].shape[1]
+    return ks, arrs, (np.empty(n), np.empty((ks.n_drives, n)), np.empty((ks.n_ups, n)), np.empty(ks.n_ups),
+                      np.empty((n, ks.n_inertial)))
+
+
+def _raise_on_bad_samples(status: np.ndarray, q: np.ndarray) -> None:
+    bad = np.flatnonzero(status)
+    if bad.size:
+        k = int(bad[0])
+        raise ValueError(f"sample {k} (q = {q[k].tolist()} rad) is outside the workspace or singular; "
+                         f"{bad.size} such samples")
+
+
 def regressor_rows(robot, model: FrictionModel, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
                    tau_m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-joint rows Y (N, n, n_pi) and right-hand sides R (N, n) for every sample.
@@ -55,21 +155,14 @@ def regressor_rows(robot, model: FrictionModel, q: np.ndarray, qd: np.ndarray, q
     ValueError
         If a sample lies outside the workspace or at a singularity (naming the first).
     """
-    ks = robot.kernels
-    arrs = [np.ascontiguousarray(a, dtype=np.float64) for a in (q, qd, qdd, tau_m)]
+    ks, arrs, work = _kernel_inputs(robot, q, qd, qdd, tau_m)
     N, n = arrs[0].shape
     n_pi = ks.n_drives + ks.n_inertial + model.n_params
     Y = np.empty((N, n, n_pi))
     R = np.empty((N, n))
     status = np.empty(N, dtype=np.int64)
-    work = (np.empty(n), np.empty((ks.n_drives, n)), np.empty((ks.n_ups, n)), np.empty(ks.n_ups),
-            np.empty((n, ks.n_inertial)))
     _rows(ks.kid, *arrs, robot.params, model.columns(), Y, R, status, *work)
-    bad = np.flatnonzero(status)
-    if bad.size:
-        k = int(bad[0])
-        raise ValueError(f"sample {k} (q = {arrs[0][k].tolist()} rad) is outside the workspace or singular; "
-                         f"{bad.size} such samples")
+    _raise_on_bad_samples(status, arrs[0])
     return Y, R
 
 
@@ -178,6 +271,25 @@ def replay(ds: xr.Dataset, model: int | FrictionModel | None = None, *, config: 
         Too few informative samples (fewer than parameters), states outside the workspace, or
         an unknown setting.
     """
+    return replay_models(ds, [model], config=config, record_every_s=record_every_s, robot=robot, pi0=pi0,
+                         imu_delay_cycles=imu_delay_cycles, keep_rows=keep_rows, **settings)[0]
+
+
+def replay_models(ds: xr.Dataset, models: Sequence[int | FrictionModel | None], *,
+                  config: EstimatorConfig | None = None, record_every_s: float = 0.01, robot=None,
+                  pi0: np.ndarray | None = None, imu_delay_cycles: int | None = None, keep_rows: bool = False,
+                  **settings) -> list[ReplayResult]:
+    """:func:`replay` of one recording with each of several friction models, the kernel evaluated once per sample.
+
+    Every argument is :func:`replay`'s, with ``models`` (a sequence of what ``model`` takes) in the
+    place of ``model``; ``pi0`` needs a single model. The results are :func:`replay`'s model by
+    model, bit for bit; summed rows (the default) come from one pass over the samples for all models.
+
+    Returns
+    -------
+    list of ReplayResult
+        One per model, in the order given.
+    """
     from paperlib import robots
     from paperlib.recordings import require_channels
 
@@ -185,10 +297,12 @@ def replay(ds: xr.Dataset, model: int | FrictionModel | None = None, *, config: 
     unknown = sorted(set(settings) - set(_LEGACY))
     if unknown:
         raise ValueError(f"replay: unknown setting(s) {unknown}")
-    cfg = (config or EstimatorConfig()).replace(**settings)
-    if model is not None:
-        cfg = cfg.replace(model=model)
-    fm = cfg.friction_model
+    if not len(models):
+        raise ValueError("replay_models: no model given")
+    if pi0 is not None and len(models) != 1:
+        raise ValueError("replay_models: an initial estimate pi0 needs a single model")
+    base_cfg = (config or EstimatorConfig()).replace(**settings)
+    cfgs = [base_cfg if m is None else base_cfg.replace(model=m) for m in models]
     robot = robot or robots.load(ds.attrs["robot"])
     ks = robot.kernels
     q, qd, qdd, tau = (ds[v].values for v in ("q", "qd", "qdd", "tau_m"))
@@ -197,12 +311,37 @@ def replay(ds: xr.Dataset, model: int | FrictionModel | None = None, *, config: 
     d = int(imu_delay_cycles)
     if d < 0 or d >= len(q) // 2:
         raise ValueError(f"imu_delay_cycles = {d} is out of range for {len(q)} samples")
-    cfg = cfg.replace(imu_delay_cycles=d)
+    cfgs = [c.replace(imu_delay_cycles=d) for c in cfgs]
     if d:
         q, tau = q[:-d], tau[:-d]
         qd, qdd = qd[d:], qdd[d:]
     fs = float(ds.attrs["sample_rate_hz"])
-    Y, R = regressor_rows(robot, fm, q, qd, qdd, tau)
+    summed = [c for c in cfgs if not c.per_joint_rows]
+    if summed:
+        Y_sums, R_sum = summed_regressor_rows(robot, [c.friction_model for c in summed], q, qd, qdd, tau)
+        Y_sums = iter(Y_sums)
+    gates: dict[tuple, tuple] = {}  # the gating of the samples, shared by the configurations that gate alike
+    results = []
+    for cfg in cfgs:
+        key = (cfg.gate_all_joints, cfg.gate_velocity, cfg.gate_acceleration)
+        if key not in gates:
+            gates[key] = (*gate_arrays(qd, qdd, cfg.gate_all_joints),
+                          informative(qd, qdd, cfg.gate_velocity, cfg.gate_acceleration, cfg.gate_all_joints))
+        fm = cfg.friction_model
+        if cfg.per_joint_rows:
+            Y, R = regressor_rows(robot, fm, q, qd, qdd, tau)
+            rows, summed_rows = (Y, R), None
+        else:
+            rows = summed_rows = (next(Y_sums), R_sum)
+        results.append(_run_estimator(ds, cfg, rows, summed_rows, gates[key], qd, d, fs, ks, pi0, record_every_s,
+                                      keep_rows))
+    return results
+
+
+def _run_estimator(ds, cfg, rows, summed_rows, gating, qd, d, fs, ks, pi0, record_every_s,
+                   keep_rows) -> ReplayResult:
+    """The EWR-RLS run of :func:`replay_models` for one configuration over its rows."""
+    fm = cfg.friction_model
     n_drv, n_i = ks.n_drives, ks.n_inertial
     n_pi = n_drv + n_i + fm.n_params
     if pi0 is None:
@@ -210,14 +349,12 @@ def replay(ds: xr.Dataset, model: int | FrictionModel | None = None, *, config: 
                               np.zeros(n_i) if cfg.pi_I0 is None else np.asarray(cfg.pi_I0),
                               np.zeros(fm.n_params) if cfg.pi_F0 is None else np.asarray(cfg.pi_F0)])
     est = EWRLS.from_config(cfg, n_pi, 1.0 / fs, pi0=pi0)
-    gate_qd, gate_qdd = gate_arrays(qd, qdd, cfg.gate_all_joints)
-    inf_mask = informative(qd, qdd, cfg.gate_velocity, cfg.gate_acceleration, cfg.gate_all_joints)
+    gate_qd, gate_qdd, inf_mask = gating
     n_inf = int(inf_mask.sum())
     if n_inf < n_pi:
         raise ValueError(f"too few informative samples: {n_inf} samples exceed the gates "
                          f"(|qd| > {cfg.gate_velocity} rad/s or |qdd| > {cfg.gate_acceleration} rad/s^2); "
                          f"model {fm.name or fm} needs at least {n_pi}")
-    rows = (Y, R) if cfg.per_joint_rows else (Y.sum(axis=1), R.sum(axis=1))
     hist = est.run(*rows, gate_qd, gate_qdd, record_every=max(1, int(round(record_every_s * fs))))
     v_max = float(np.abs(qd).max())
     settled = settled_time(hist.t, hist.theta, fm, n_drv + n_i, v_max)
@@ -226,7 +363,9 @@ def replay(ds: xr.Dataset, model: int | FrictionModel | None = None, *, config: 
              + fm.param_names())
     extra = {"imu_delay_cycles": d}
     if keep_rows:
-        extra["rows"] = (Y.sum(axis=1), R.sum(axis=1), inf_mask)
+        if summed_rows is None:
+            summed_rows = (rows[0].sum(axis=1), rows[1].sum(axis=1))
+        extra["rows"] = (*summed_rows, inf_mask)
     return ReplayResult(model=fm, param_names=names, estimator=est, history=hist, t0=float(ds.time.values[d]),
                         converged_s=conv, criterion=cfg.convergence.describe(), v_max=v_max, n_drives=n_drv + n_i,
                         settled_s=settled, config=cfg, extra=extra)

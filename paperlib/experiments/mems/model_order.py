@@ -116,12 +116,11 @@ def model_order_study(ds: xr.Dataset, models: Sequence[int] = tuple(TABLE4), *, 
         (model, t) [N m] (a-priori estimate), ``n_params`` (model), ``final_rho`` (model) [N m],
         ``n_updates`` (model); attrs ``recording_source``.
     """
-    from paperlib.estimation.replay import replay
+    from paperlib.estimation.replay import replay_models
 
-    rows: dict[int, Any] = {}
-    for m in models:
-        rows[m] = replay(ds, int(m), record_every_s=record_every_s, half_life_s=half_life_s,
+    fits = replay_models(ds, [int(m) for m in models], record_every_s=record_every_s, half_life_s=half_life_s,
                          lambda_reg=lambda_reg, robot=robot)
+    rows: dict[int, Any] = dict(zip(models, fits))
     n_t = min(len(r.history.t) for r in rows.values())
     t = rows[models[0]].history.t[:n_t]
     rho = np.array([rows[m].history.rho_rms[:n_t] for m in models])
