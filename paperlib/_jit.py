@@ -32,6 +32,10 @@ from typing import Any, Callable
 
 import numba as nb
 
+from paperlib import _numba_cache
+
+_numba_cache.install_compile_lock()  # a cold cache is filled once, not once per process
+
 __all__ = ["rt_njit"]
 
 

@@ -4,6 +4,11 @@ numba invalidates a cached function when *its own* file changes, not when a func
 calls (and compiles into itself) changes in another file: a stale cache then silently runs
 old code. Keying the cache directory on a hash of every ``.py`` file of the package makes
 any source change start from a fresh cache. Respects a ``NUMBA_CACHE_DIR`` set by the user.
+
+A cold cache is filled once, not once per process: :func:`install_compile_lock` makes the
+compilation of a cached function hold a file lock named for the function in the cache directory,
+so processes that start together (Snakemake's notebooks, pytest's workers, a sweep's jobs) compile
+each function once; the others wait for the lock and then load what the first one saved.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import threading
 from pathlib import Path
 
 
@@ -67,3 +73,59 @@ def mark_warm(tag: str) -> None:
         path.touch()
     except OSError:
         pass
+
+
+_HELD: set[str] = set()   # compile locks this process holds (callees of a function being compiled re-enter)
+_INSTALLED = threading.Lock()
+
+
+def install_compile_lock() -> None:
+    """Make numba compile each cached function under a file lock in the cache directory (idempotent).
+
+    ``numba``'s dispatcher compiles a signature it has not seen by first trying the on-disk cache and
+    otherwise compiling and saving it. Wrapped here: for a function with ``cache=True``, that step runs
+    holding an exclusive ``flock`` on ``<cache dir>/.compile-locks/<function>.lock``, taken inside
+    numba's own (process-wide) compiler lock. A second process asking for the same function meanwhile
+    waits, then finds the first one's result in the cache and loads it: a cold cache costs one
+    compilation per function, not one per process. Callees compile under their own locks while the
+    caller's is held; as calls form no cycle, no two processes wait on each other. A cache directory
+    that cannot be written, or a function without ``cache=True``, compiles as before.
+    """
+    with _INSTALLED:
+        from numba.core.caching import NullCache
+        from numba.core.compiler_lock import global_compiler_lock
+        from numba.core.dispatcher import Dispatcher
+
+        original = Dispatcher.compile
+        if getattr(original, "_paperlib_compile_lock", False):
+            return
+
+        def compile(self, sig):  # type: ignore[no-untyped-def]
+            if isinstance(getattr(self, "_cache", None), NullCache):
+                return original(self, sig)
+            name = f"{self.py_func.__module__}.{self.py_func.__qualname__}"
+            with global_compiler_lock:
+                if name in _HELD:
+                    return original(self, sig)
+                try:
+                    locks = cache_dir() / ".compile-locks"
+                    locks.mkdir(parents=True, exist_ok=True)
+                    fh = open(locks / f"{hashlib.sha256(name.encode()).hexdigest()[:20]}.lock", "a")
+                except OSError:
+                    return original(self, sig)
+                with fh:
+                    import fcntl
+
+                    try:
+                        fcntl.flock(fh, fcntl.LOCK_EX)  # released when fh closes
+                    except OSError:  # a file system without locks: compile as numba would
+                        return original(self, sig)
+                    _HELD.add(name)
+                    try:
+                        return original(self, sig)
+                    finally:
+                        _HELD.discard(name)
+
+        compile._paperlib_compile_lock = True  # type: ignore[attr-defined]
+        compile.__doc__ = original.__doc__
+        Dispatcher.compile = compile
