@@ -160,9 +160,7 @@ class Controller:
         self.friction_model = fm
         self.kernel_set = ks
         cols = fm.columns()
-        if cols.size and int(cols[:, 0].max()) >= ks.n_ups:
-            raise ValueError(f"friction model {fm.name or fm} uses joint {int(cols[:, 0].max()) + 1}, "
-                             f"but {ks.name!r} has {ks.n_ups} friction joints")
+        fm.require_joints(ks.n_ups, ks.name)
         n_drv, n_i = ks.n_drives, ks.n_inertial
         if n_drv < n:
             raise ValueError(f"{ks.name!r}: fewer drives ({n_drv}) than degrees of freedom ({n}) is not supported")

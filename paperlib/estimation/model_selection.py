@@ -34,7 +34,7 @@ reported beside it. Ties go to fewer parameters.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

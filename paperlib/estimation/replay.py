@@ -113,6 +113,8 @@ def summed_regressor_rows(robot, models: Sequence[FrictionModel], q: np.ndarray,
         If a sample lies outside the workspace or at a singularity (naming the first).
     """
     ks, arrs, work = _kernel_inputs(robot, q, qd, qdd, tau_m)
+    for m in models:
+        m.require_joints(ks.n_ups, ks.name)
     N, n = arrs[0].shape
     base = ks.n_drives + ks.n_inertial
     col_list = [np.asarray(m.columns(), dtype=np.int64).reshape(-1, 3) for m in models]
@@ -156,6 +158,7 @@ def regressor_rows(robot, model: FrictionModel, q: np.ndarray, qd: np.ndarray, q
         If a sample lies outside the workspace or at a singularity (naming the first).
     """
     ks, arrs, work = _kernel_inputs(robot, q, qd, qdd, tau_m)
+    model.require_joints(ks.n_ups, ks.name)
     N, n = arrs[0].shape
     n_pi = ks.n_drives + ks.n_inertial + model.n_params
     Y = np.empty((N, n, n_pi))

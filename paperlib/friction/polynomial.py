@@ -67,6 +67,20 @@ class FrictionModel:
         rows = [(j - 1, k, s) for j in self.joints for s in sides for k in range(self.order + 1)]
         return np.array(rows, dtype=np.int64)
 
+    def require_joints(self, n_joints: int, robot: str) -> None:
+        """Raise ValueError unless every joint the model uses is one of ``robot``'s ``n_joints`` friction joints.
+
+        Parameters
+        ----------
+        n_joints : int
+            The robot's number of friction (relative) joints, ``n_ups`` of its kernel set.
+        robot : str
+            The robot's name, for the message.
+        """
+        if self.joints and max(self.joints) > n_joints:
+            raise ValueError(f"friction model {self.name or self} uses joint {max(self.joints)}, "
+                             f"but {robot!r} has {n_joints} friction joints")
+
     def param_names(self) -> list[str]:
         """``pi_F,j,k`` names in column order (``+``/``-`` suffix for asymmetric models)."""
         tag = {SIDE_SYMMETRIC: "", SIDE_POSITIVE: "+", SIDE_NEGATIVE: "-"}

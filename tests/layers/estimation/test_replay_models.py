@@ -72,3 +72,14 @@ def test_a_sample_outside_the_workspace_is_named():
     z = np.zeros_like(q)
     with pytest.raises(ValueError, match=r"sample 1 .* outside the workspace or singular; 1 such"):
         summed_regressor_rows(robot, _models(5), q, z, z, z)
+
+
+def test_a_model_naming_a_joint_the_robot_lacks_is_refused():
+    robot = robots.load("toy_pendulum")  # one friction joint
+    q = np.zeros((3, 1))
+    tau = np.zeros((3, robot.kernels.n_drives))
+    five_joints = FrictionModel(joints=(1, 2, 3, 4, 5), order=2)
+    with pytest.raises(ValueError, match="uses joint 5, but 'toy_pendulum' has 1 friction joints"):
+        regressor_rows(robot, five_joints, q, q, q, tau)
+    with pytest.raises(ValueError, match="uses joint 5"):
+        summed_regressor_rows(robot, [FrictionModel(joints=(1,), order=1), five_joints], q, q, q, tau)
