@@ -75,6 +75,11 @@ def mark_warm(tag: str) -> None:
         pass
 
 
+def compile_lock_path(name: str) -> Path:
+    """The lock file of the function ``name`` (``module.qualname``) in the cache directory's ``.compile-locks``."""
+    return cache_dir() / ".compile-locks" / f"{hashlib.sha256(name.encode()).hexdigest()[:20]}.lock"
+
+
 _HELD: set[str] = set()   # compile locks this process holds (callees of a function being compiled re-enter)
 _INSTALLED = threading.Lock()
 
@@ -108,9 +113,9 @@ def install_compile_lock() -> None:
                 if name in _HELD:
                     return original(self, sig)
                 try:
-                    locks = cache_dir() / ".compile-locks"
-                    locks.mkdir(parents=True, exist_ok=True)
-                    fh = open(locks / f"{hashlib.sha256(name.encode()).hexdigest()[:20]}.lock", "a")
+                    path = compile_lock_path(name)
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    fh = open(path, "a")
                 except OSError:
                     return original(self, sig)
                 with fh:

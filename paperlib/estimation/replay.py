@@ -63,26 +63,21 @@ def _summed_rows(kid, Q, QD, QDD, TAU, prm, cols, col_start, y_start, Y_flat, R,
     for i in range(N):
         s = robot_terms(kid, Q[i], QD[i], QDD[i], prm, Q_IG, D_m, D_ups, ups_d, Y_I)
         status[i] = s
+        R[i] = 0.0
         for m in range(col_start.shape[0] - 1):
             w = y_start[m + 1] - y_start[m]
             at = N * y_start[m] + i * w
-            if s != 0:
-                for c in range(w):
-                    Y_flat[at + c] = 0.0
+            for c in range(w):
+                Y_flat[at + c] = 0.0
+            if s != 0:  # outside the workspace or singular: a zero row (the caller raises, naming the sample)
                 continue
             assemble_row(Q_IG, D_m, TAU[i], Y_I, D_ups, ups_d, cols[col_start[m]:col_start[m + 1]], y, r)
             for c in range(w):
-                acc = 0.0
                 for a in range(n):
-                    acc += y[a, c]
-                Y_flat[at + c] = acc
-        if s != 0:
-            R[i] = 0.0
-            continue
-        acc = 0.0
-        for a in range(n):
-            acc += r[a]
-        R[i] = acc
+                    Y_flat[at + c] += y[a, c]
+        if s == 0:
+            for a in range(n):
+                R[i] += r[a]
 
 
 def summed_regressor_rows(robot, models: Sequence[FrictionModel], q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
@@ -117,8 +112,8 @@ def summed_regressor_rows(robot, models: Sequence[FrictionModel], q: np.ndarray,
         m.require_joints(ks.n_ups, ks.name)
     N, n = arrs[0].shape
     base = ks.n_drives + ks.n_inertial
-    col_list = [np.asarray(m.columns(), dtype=np.int64).reshape(-1, 3) for m in models]
-    cols = np.ascontiguousarray(np.concatenate(col_list, axis=0))
+    col_list = [m.columns() for m in models]
+    cols = np.concatenate(col_list, axis=0)
     col_start = np.concatenate([[0], np.cumsum([len(c) for c in col_list])]).astype(np.int64)
     widths = [base + len(c) for c in col_list]
     y_start = np.concatenate([[0], np.cumsum(widths)]).astype(np.int64)

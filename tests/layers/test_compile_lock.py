@@ -27,13 +27,13 @@ MODULE = textwrap.dedent('''
 # stdin, then calls outer (compiling it and its callee under their locks). Process B says it is calling,
 # then calls outer. Both print their cache statistics.
 HOLDER = textwrap.dedent('''
-    import fcntl, hashlib, json, sys
+    import fcntl, json, sys
     from paperlib import _numba_cache
     import lockmod
     name = "lockmod.outer"
-    locks = _numba_cache.cache_dir() / ".compile-locks"
-    locks.mkdir(parents=True, exist_ok=True)
-    fh = open(locks / (hashlib.sha256(name.encode()).hexdigest()[:20] + ".lock"), "a")
+    path = _numba_cache.compile_lock_path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fh = open(path, "a")
     fcntl.flock(fh, fcntl.LOCK_EX)
     _numba_cache._HELD.add(name)
     print("locked", flush=True)
